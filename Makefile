@@ -1,0 +1,60 @@
+# flipbot — build, test and benchmark.
+#
+#   make test   vet, race tests, the engine's long tests, arm64 cross-build, arm64 tests under qemu-user
+#   make build  binaries for this machine into bin/
+#   make bench  the benchmarks quoted in README.md (minutes; not part of CI)
+
+GO       ?= go
+BIN      ?= bin
+ARM64BIN ?= $(BIN)/linux-arm64
+CMDS     := $(notdir $(wildcard cmd/*))
+# Packages whose tests also run as linux/arm64 binaries under qemu-user.
+ARM64_TEST_PKGS ?= ./engines/othello
+
+.PHONY: all test vet test-race test-long cross test-arm64 qemu build bench clean
+
+all: build
+
+test: vet test-race test-long cross test-arm64
+
+vet:
+	$(GO) vet ./...
+
+# The whole suite under the race detector. -short skips only the slow engine
+# tests, which test-long runs without the race detector.
+test-race:
+	$(GO) test -race -short -count=1 ./...
+
+test-long:
+	$(GO) test -count=1 -timeout 20m ./engines/...
+
+cross:
+	@mkdir -p $(ARM64BIN)
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o $(ARM64BIN)/ ./cmd/...
+
+# qemu-user runs the arm64 test binaries; install it from Debian when missing.
+qemu:
+	@command -v qemu-aarch64 >/dev/null 2>&1 || command -v qemu-aarch64-static >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "installing qemu-user (Debian) for the arm64 tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user) >/dev/null; \
+	  else echo "qemu-user missing and apt-get not usable as root: arm64 tests cannot run"; exit 1; fi; }
+
+test-arm64: qemu
+	@mkdir -p $(ARM64BIN)/tests
+	@set -e; q=$$(command -v qemu-aarch64 || command -v qemu-aarch64-static); \
+	for p in $(ARM64_TEST_PKGS); do \
+	  t=$(ARM64BIN)/tests/$$(echo $$p | tr -c 'a-zA-Z0-9\n' '_').test; \
+	  GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) test -c -o $$t $$p; \
+	  echo "qemu-aarch64 $$p"; (cd $$p && $$q $(CURDIR)/$$t -test.short -test.count=1); \
+	done
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./engines/othello
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,39 @@
+// Command flipbot keeps a bot online on FlipSight: a drop-in replacement for
+// the official Python connector (tools/bot_match_client.py) with the same
+// flags, exit codes and engine protocols, and a built-in engine by default.
+//
+// Subcommands:
+//
+//	flipbot [flags]                         play (the official connector's flags)
+//	flipbot challenge NAME|ID [--mode MODE] send agent_challenge
+//	flipbot display-preview ...             render an appliance screen to PNG
+//	flipbot appliance [flags]               run as the Raspberry Pi appliance
+//
+// Built with the gokrazy build tag, flipbot starts in appliance mode.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run dispatches to a subcommand and returns the process exit code.
+func run(args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "challenge":
+			return runChallenge(args[1:])
+		case "display-preview":
+			return runDisplayPreview(args[1:])
+		case "appliance":
+			return runAppliance(args[1:])
+		}
+	}
+	if applianceByDefault {
+		return runAppliance(args)
+	}
+	return runBot(args)
+}
