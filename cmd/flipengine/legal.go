@@ -51,4 +51,3 @@ func legalAnswer(line []byte) any {
 	}
 	return map[string][]int{"legal_moves": pos.LegalMoves()}
 }
-
