@@ -1,0 +1,304 @@
+package gpio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/gpio/hd44780"
+	"flipbot.dev/flipbot/gpio/led"
+	"flipbot.dev/flipbot/gpio/ssd1306"
+)
+
+// Devices are opened hardware handed to New. Every field may be nil.
+type Devices struct {
+	// Green, Yellow and Red are the status LEDs.
+	Green, Yellow, Red led.Output
+	// ACT is the board LED showing ACTPattern.
+	ACT led.Output
+	// OLED is a pixel display; LCD a character display (at most one of
+	// the two is used, OLED first).
+	OLED *ssd1306.Dev
+	LCD  *hd44780.Dev
+	// Clock drives blinking and the display timers; nil means the
+	// system clock.
+	Clock led.Clock
+	// Closers run at Close after everything is stopped (releasing the
+	// ACT LED, closing the bus).
+	Closers []func() error
+}
+
+// Indicators shows the appliance's Status on LEDs and a display. Show
+// never blocks and never fails: the hardware is driven by goroutines of
+// its own, the latest Status wins, and driver errors are logged. All
+// methods are safe for concurrent use.
+type Indicators struct {
+	cfg      Config
+	log      *slog.Logger
+	clock    led.Clock
+	leds     *led.Bank // green, yellow, red, ACT (nil entries skipped)
+	ledKinds []ledRole
+	screen   screen
+	closers  []func() error
+	summary  string
+
+	mu     sync.Mutex // guards latest
+	latest Status
+	wake   chan struct{} // capacity 1: "latest changed"
+
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+type ledRole int
+
+const (
+	roleGreen ledRole = iota
+	roleYellow
+	roleRed
+	roleACT
+)
+
+// New starts showing on the given devices until ctx is done or Close is
+// called. The first Status shown is the zero one (Starting).
+func New(ctx context.Context, d Devices, cfg Config) *Indicators {
+	cfg = cfg.withDefaults()
+	in := &Indicators{
+		cfg:     cfg,
+		log:     cfg.Log,
+		clock:   d.Clock,
+		closers: d.Closers,
+		wake:    make(chan struct{}, 1),
+	}
+	if in.clock == nil {
+		in.clock = led.SystemClock()
+	}
+	var outs []led.Output
+	var parts []string
+	for i, o := range []led.Output{d.Green, d.Yellow, d.Red, d.ACT} {
+		if o == nil {
+			continue
+		}
+		outs = append(outs, o)
+		in.ledKinds = append(in.ledKinds, ledRole(i))
+		parts = append(parts, fmt.Sprintf("%s LED %v", [...]string{"green", "yellow", "red", "ACT"}[i], o))
+	}
+	switch {
+	case d.OLED != nil:
+		in.screen = &oledScreen{dev: d.OLED}
+	case d.LCD != nil:
+		in.screen = &lcdScreen{dev: d.LCD}
+	}
+	if in.screen != nil {
+		parts = append(parts, "display "+in.screen.String())
+	}
+	if len(parts) == 0 {
+		in.summary = "none"
+	} else {
+		in.summary = fmt.Sprint(parts)
+	}
+	ctx, in.cancel = context.WithCancel(ctx)
+	if len(outs) > 0 {
+		in.leds = led.NewBank(in.clock, in.log, outs...)
+		in.setLEDs(Status{})
+		in.wg.Add(1)
+		go func() {
+			defer in.wg.Done()
+			in.leds.Run(ctx)
+		}()
+	}
+	if in.screen != nil {
+		in.wg.Add(1)
+		go func() {
+			defer in.wg.Done()
+			in.displayLoop(ctx)
+		}()
+	}
+	return in
+}
+
+// Hardware describes what is driven, for logs and the status page, such
+// as "[green LED GPIO17 display ssd1306 128x64 @0x3c]" or "none".
+func (in *Indicators) Hardware() string { return in.summary }
+
+// Show makes st the status to show. It returns at once; the LEDs change
+// immediately, the display within its refresh budget.
+func (in *Indicators) Show(st Status) {
+	st.Game.Legs = append([]Leg(nil), st.Game.Legs...) // the caller may reuse its slice
+	in.mu.Lock()
+	in.latest = st
+	in.mu.Unlock()
+	in.setLEDs(st)
+	select {
+	case in.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (in *Indicators) current() Status {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.latest
+}
+
+func (in *Indicators) setLEDs(st Status) {
+	if in.leds == nil {
+		return
+	}
+	g, y, r := LEDPatterns(st)
+	ps := make([]led.Pattern, len(in.ledKinds))
+	for i, k := range in.ledKinds {
+		ps[i] = [...]led.Pattern{g, y, r, ACTPattern(st)}[k]
+	}
+	in.leds.Set(ps...)
+}
+
+// Close stops the goroutines, turns the LEDs off, puts the display to
+// sleep and releases the devices (the ACT LED gets its kernel trigger
+// back). It returns the release errors; calling it again returns the same.
+func (in *Indicators) Close() error {
+	in.closeOnce.Do(func() {
+		in.cancel()
+		in.wg.Wait()
+		var errs []error
+		if in.screen != nil {
+			if err := in.screen.halt(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		for _, c := range in.closers {
+			if err := c(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		in.closeErr = errors.Join(errs...)
+	})
+	return in.closeErr
+}
+
+// displayLoop redraws the screen when the status changes and when the
+// view (page, shift, dimming) is due to change, spending at most
+// cfg.BusShare of the time on the bus.
+func (in *Indicators) displayLoop(ctx context.Context) {
+	start := in.clock.Now()
+	var (
+		shown      Status
+		haveShown  bool
+		lastView   screenView
+		lastChange = start // when the Kind last changed
+		lastKind   = Kind(-1)
+		notBefore  time.Time
+		failed     bool
+	)
+	for {
+		now := in.clock.Now()
+		if now.Before(notBefore) {
+			if !in.sleep(ctx, notBefore.Sub(now), false) {
+				return
+			}
+			continue
+		}
+		st := in.current()
+		if st.Kind != lastKind {
+			lastKind, lastChange = st.Kind, now
+		}
+		v := in.view(st, now, start, lastChange)
+		if !haveShown || v != lastView || !reflect.DeepEqual(st, shown) {
+			t0 := in.clock.Now()
+			err := in.screen.show(st, v)
+			busy := in.clock.Now().Sub(t0)
+			switch {
+			case err != nil && !failed:
+				in.log.Warn("display write failed; retrying quietly", "display", in.screen.String(), "err", err)
+				failed = true
+			case err == nil && failed:
+				in.log.Info("display works again", "display", in.screen.String())
+				failed = false
+			}
+			shown, haveShown, lastView = st, true, v
+			// Keep the bus share: after busy time on the bus, stay off it
+			// for busy*(1/share-1), and never redraw more than 5 times a
+			// second.
+			pause := max(time.Duration(float64(busy)*(1/in.cfg.BusShare-1)), 200*time.Millisecond)
+			if err != nil {
+				pause = max(pause, 5*time.Second)
+				haveShown = false // retry the same frame later
+			}
+			notBefore = in.clock.Now().Add(pause)
+		}
+		if !in.sleep(ctx, in.nextViewChange(st, now, start, lastChange), true) {
+			return
+		}
+	}
+}
+
+// sleep waits for d (0: forever), for a Show (when wakeable) or for ctx;
+// it reports false when ctx is done.
+func (in *Indicators) sleep(ctx context.Context, d time.Duration, wakeable bool) bool {
+	var fire <-chan time.Time
+	if d > 0 {
+		t := in.clock.NewTimer(d)
+		defer t.Stop()
+		fire = t.C()
+	}
+	wake := in.wake
+	if !wakeable {
+		wake = nil
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-wake:
+	case <-fire:
+	}
+	return true
+}
+
+// screenView is the View plus dimming.
+type screenView struct {
+	View
+	Dim bool
+}
+
+// view returns how the screen looks at now.
+func (in *Indicators) view(st Status, now, start, lastChange time.Time) screenView {
+	var v screenView
+	v.Page = int(now.Sub(start) / in.cfg.PageEvery)
+	if in.cfg.ShiftEvery > 0 {
+		// A slow walk over six positions: (0,0) (1,0) (2,0) (2,1) (1,1) (0,1).
+		steps := [][2]int{{0, 0}, {1, 0}, {2, 0}, {2, 1}, {1, 1}, {0, 1}}
+		s := steps[int(now.Sub(start)/in.cfg.ShiftEvery)%len(steps)]
+		v.Shift.X, v.Shift.Y = s[0], s[1]
+	}
+	v.Dim = in.cfg.DimAfter > 0 && st.Kind != InGame && now.Sub(lastChange) >= in.cfg.DimAfter
+	return v
+}
+
+// nextViewChange returns how long until view may change without a Show.
+func (in *Indicators) nextViewChange(st Status, now, start, lastChange time.Time) time.Duration {
+	untilNext := func(every time.Duration) time.Duration {
+		return every - now.Sub(start)%every
+	}
+	d := time.Duration(0)
+	take := func(x time.Duration) {
+		if x > 0 && (d == 0 || x < d) {
+			d = x
+		}
+	}
+	if in.screen.pages(st) > 1 {
+		take(untilNext(in.cfg.PageEvery))
+	}
+	if in.cfg.ShiftEvery > 0 && in.screen.shifts() {
+		take(untilNext(in.cfg.ShiftEvery))
+	}
+	if in.cfg.DimAfter > 0 && st.Kind != InGame {
+		take(lastChange.Add(in.cfg.DimAfter).Sub(now))
+	}
+	return d
+}

@@ -1,0 +1,15 @@
+// Package ssd1306 drives the common 0.96" and 1.3" monochrome I²C OLED
+// modules: SSD1306 at 128×64 or 128×32, and SH1106 at 128×64 (132-column
+// RAM, image at column 2).
+//
+// The driver takes an i2c.Bus and an address (0x3C or 0x3D) and does not
+// own the bus. New sends the controller's init sequence; Draw converts an
+// image to the controller's page layout (a byte is a vertical strip of 8
+// pixels, least significant bit on top) and writes only the pages that
+// changed since the last Draw, in page addressing mode, which both chips
+// support. A full frame is about 93 ms at the Pi's 100 kHz; a clock
+// ticking in one text line is one or two pages (≈12 ms each).
+//
+// Every I²C write starts with a control byte: 0x00 when commands follow,
+// 0x40 when display data follows.
+package ssd1306

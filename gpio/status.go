@@ -1,0 +1,132 @@
+package gpio
+
+import (
+	"fmt"
+	"time"
+)
+
+// Kind says which situation the appliance is in; it selects the LED
+// patterns and the screen layout.
+type Kind int
+
+// The situations the indicators can show. The zero value is Starting.
+const (
+	// Starting: the program is coming up (nothing known yet).
+	Starting Kind = iota
+	// WaitingClock: waiting for the system clock to be set (the Pi has no
+	// RTC, TLS needs a clock).
+	WaitingClock
+	// SetupNeeded: no token stored; the owner must open the setup page
+	// (Status.SetupURL) and enter the pairing code (Status.PairingCode).
+	SetupNeeded
+	// Connecting: a token is stored and the bot is reaching FlipSight.
+	Connecting
+	// OnlineIdle: connected and waiting for a match (Status.BotName,
+	// Status.Rating).
+	OnlineIdle
+	// InGame: playing a match (Status.Game).
+	InGame
+	// TokenRejected: FlipSight refused the stored token; setup is needed
+	// again.
+	TokenRejected
+	// NoNetwork: no network route or address.
+	NoNetwork
+	// StorageMissing: the /perm file system is missing or read-only, so
+	// the token and settings cannot be stored.
+	StorageMissing
+)
+
+// kindNames are the names used by String and ParseKind (and by the
+// display-preview command's --state flag).
+var kindNames = [...]string{
+	Starting:       "starting",
+	WaitingClock:   "waiting-clock",
+	SetupNeeded:    "setup",
+	Connecting:     "connecting",
+	OnlineIdle:     "idle",
+	InGame:         "ingame",
+	TokenRejected:  "token-rejected",
+	NoNetwork:      "no-network",
+	StorageMissing: "storage-missing",
+}
+
+// Kinds lists every Kind in order.
+func Kinds() []Kind {
+	k := make([]Kind, len(kindNames))
+	for i := range k {
+		k[i] = Kind(i)
+	}
+	return k
+}
+
+// String returns the short name of k, such as "ingame".
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// ParseKind is the inverse of Kind.String.
+func ParseKind(s string) (Kind, error) {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown state %q", s)
+}
+
+// Status is everything the indicators show. The appliance builds one from
+// its own state and passes it to Indicators.Show; only the fields of the
+// current Kind are used, the others are ignored.
+type Status struct {
+	// Kind selects the situation.
+	Kind Kind
+
+	// Address is the device's IP address (any Kind; shown where room
+	// allows, since there is no mDNS on the appliance).
+	Address string
+
+	// PairingCode is the code to type on the setup page (SetupNeeded,
+	// TokenRejected).
+	PairingCode string
+	// SetupURL is where the setup page is served, such as
+	// "http://192.168.1.23:8080/" (SetupNeeded, TokenRejected).
+	SetupURL string
+
+	// BotName is the bot's FlipSight name (OnlineIdle, InGame, Connecting).
+	BotName string
+	// Rating is the bot's rating; 0 means unknown and is not shown.
+	Rating int
+
+	// Game describes the match in progress (InGame).
+	Game Game
+
+	// Detail is a short reason shown with error kinds, such as
+	// "HTTP 401" or "/perm read-only". Never put the token here.
+	Detail string
+}
+
+// Game is the match in progress as the indicators show it.
+type Game struct {
+	// Opponent is the other side's name.
+	Opponent string
+	// Mode is the FlipSight game_mode: std, anti, grand, octagon, reversi.
+	Mode string
+	// Legs holds one entry per leg: two for bot-vs-bot, one for a human
+	// match.
+	Legs []Leg
+}
+
+// Leg is one board of a match, seen from our side.
+type Leg struct {
+	// Mine and Theirs are the disc counts of our colour and the other's.
+	Mine, Theirs int
+	// MyClock is our remaining time in this leg.
+	MyClock time.Duration
+	// MyTurn is true when it is our move in this leg.
+	MyTurn bool
+	// Finished is true when neither colour can move any more.
+	Finished bool
+}
