@@ -83,6 +83,9 @@ func ParseMoveJSON(raw json.RawMessage, size int) (int, error) {
 		return ParseMove(s, size)
 	}
 	var n int
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, fmt.Errorf("move %.40s: want a square number or a coordinate", raw)
+	}
 	if err := json.Unmarshal(raw, &n); err != nil {
 		return 0, fmt.Errorf("move %.40s: want a square number or a coordinate", raw)
 	}
