@@ -15,7 +15,7 @@ const (
 	IconTurn   byte = 1 // my move in this leg
 	IconCheck  byte = 2 // online
 	IconCross  byte = 3 // error
-	IconKey    byte = 4 // setup / pairing code
+	IconLock   byte = 4 // setup needed (a padlock)
 	IconNet    byte = 5 // network address
 	IconMine   byte = 6 // my discs (filled disc)
 	IconTheirs byte = 7 // the opponent's discs (ring)
@@ -30,7 +30,7 @@ func Glyphs() [8][8]byte {
 		IconTurn:   {0x08, 0x0C, 0x0E, 0x0F, 0x0E, 0x0C, 0x08, 0x00},
 		IconCheck:  {0x00, 0x01, 0x03, 0x16, 0x1C, 0x08, 0x00, 0x00},
 		IconCross:  {0x00, 0x11, 0x0A, 0x04, 0x0A, 0x11, 0x00, 0x00},
-		IconKey:    {0x0E, 0x11, 0x11, 0x0E, 0x04, 0x06, 0x04, 0x06},
+		IconLock:   {0x0E, 0x11, 0x11, 0x1F, 0x1B, 0x1B, 0x1F, 0x00},
 		IconNet:    {0x00, 0x0E, 0x11, 0x04, 0x0A, 0x00, 0x04, 0x00},
 		IconMine:   {0x00, 0x0E, 0x1F, 0x1F, 0x1F, 0x0E, 0x00, 0x00},
 		IconTheirs: {0x00, 0x0E, 0x11, 0x11, 0x11, 0x0E, 0x00, 0x00},
@@ -54,7 +54,7 @@ func content(st Status, w int) (title string, body []string) {
 	case WaitingClock:
 		title, body = "Waiting for clock", withAddr("time sync (NTP)")
 	case SetupNeeded:
-		title = string(IconKey) + "Setup needed"
+		title = string(IconLock) + "Setup needed"
 		body = setupLines(st)
 	case Connecting:
 		title = "Connecting..."

@@ -37,13 +37,13 @@ func RenderOLED(st Status, size image.Point, v View) *image.Gray {
 		top := i*oledLineH + sy
 		fg := color.Gray{Y: 255}
 		if i == 0 {
-			// The title bar, one pixel short of each side so that a shift
-			// moves its edges too.
+			// The title bar, two pixels short of the width so that a
+			// shift moves its edges too.
 			bar := image.Rect(sx, top, size.X-2+sx, top+oledLineH-3)
 			draw.Draw(img, bar, image.NewUniform(fg), image.Point{}, draw.Src)
 			fg = color.Gray{Y: 0}
 		}
-		drawText(img, line, sx+1, top+oledAscent, fg)
+		drawText(img, line, sx, top+oledAscent, fg)
 	}
 	return img
 }
