@@ -1,0 +1,179 @@
+package arena
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// Challenge makes bot from challenge bot to in mode, as agent_challenge
+// would (a built-in target starts at once). It returns the match id.
+func (s *Server) Challenge(from, to string, mode othello.Mode) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, t := s.botByName(from), s.botByName(to)
+	if a == nil || t == nil || a == t {
+		return 0, fmt.Errorf("challenge %s → %s: %s", from, to, flipsight.CodeTargetBotNotFound)
+	}
+	if !a.modes[mode] || !t.modes[mode] {
+		return 0, fmt.Errorf("challenge %s → %s: %s", from, to, flipsight.CodeUnsupportedGameMode)
+	}
+	now := s.nowMS()
+	s.advanceAll(now)
+	m, aerr := s.newChallenge(a, t, mode, false, now)
+	if aerr != nil {
+		return 0, fmt.Errorf("challenge %s → %s: %s", from, to, aerr.code)
+	}
+	if a.builtin && !t.builtin {
+		return m.id, nil
+	}
+	return m.id, nil
+}
+
+// StartMatch starts a running bot-vs-bot match between two bots at once,
+// without a challenge (tournaments). Both must support mode.
+func (s *Server) StartMatch(a, b string, mode othello.Mode) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ba, bb := s.botByName(a), s.botByName(b)
+	if ba == nil || bb == nil || ba == bb {
+		return 0, fmt.Errorf("start match %s vs %s: unknown bot", a, b)
+	}
+	now := s.nowMS()
+	m := &match{
+		id: s.nextMatch, botA: ba.id, botB: bb.id, mode: mode,
+		clockMS: s.cfg.ClockPerLeg.Milliseconds(), createdMS: now, expiresMS: now,
+	}
+	s.nextMatch++
+	s.matches[m.id] = m
+	s.startPair(m, now)
+	s.changed(m)
+	return m.id, nil
+}
+
+// MatchResult is an ended (or running) match as tournaments and the demo
+// see it.
+type MatchResult struct {
+	ID           int64
+	Status       string
+	FinishReason string
+	// Totals per participant (0 = bot_a), Winner 0/1 or -1 for a draw.
+	Totals [2]int
+	Winner int
+	// Ended reports whether the match is over (finished, aborted,
+	// rejected, expired).
+	Ended bool
+}
+
+// Result returns a match's state, false when it is unknown (never made or
+// pruned).
+func (s *Server) Result(id int64) (MatchResult, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advanceAll(s.nowMS())
+	m := s.matches[id]
+	if m == nil {
+		return MatchResult{}, false
+	}
+	r := MatchResult{ID: id, Status: m.status, Winner: -1}
+	if m.reason != nil {
+		r.FinishReason = *m.reason
+	}
+	if m.legs != nil {
+		r.Totals = m.totals()
+	}
+	if m.winner != nil {
+		r.Winner = *m.winner
+	}
+	switch m.status {
+	case flipsight.MatchPending, flipsight.MatchRunning:
+	default:
+		r.Ended = true
+	}
+	return r, true
+}
+
+// MatchJSON returns the match object of id as agent_poll would list it.
+func (s *Server) MatchJSON(id int64) (flipsight.Match, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.matches[id]
+	if m == nil {
+		return flipsight.Match{}, false
+	}
+	return s.wireMatch(m, s.nowMS()), true
+}
+
+// serveAdmin answers the test hooks, for loopback clients only:
+//
+//	POST /arena/admin/human     {"bot":NAME,"mode":"std","clock_ms":N,"bot_black":bool,"xot":bool}
+//	POST /arena/admin/challenge {"from":NAME,"to":NAME,"mode":"std"}
+//	POST /arena/admin/tick      applies what is due now
+//
+// Each answers {"ok":true,"match_id":ID} or {"ok":false,"error":…}.
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	if !s.cfg.AdminFromAnywhere && !isLoopback(r.RemoteAddr) {
+		s.writeError(w, flipsight.CodeAccessDenied)
+		return
+	}
+	if r.Method != http.MethodPost {
+		s.writeError(w, flipsight.CodePOSTRequired)
+		return
+	}
+	var req struct {
+		Bot      string `json:"bot"`
+		From     string `json:"from"`
+		To       string `json:"to"`
+		Mode     string `json:"mode"`
+		ClockMS  int64  `json:"clock_ms"`
+		BotBlack bool   `json:"bot_black"`
+		XOT      bool   `json:"xot"`
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err == nil && len(body) > 0 {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		s.writeError(w, flipsight.CodeJSONObjectRequired)
+		return
+	}
+	mode := othello.Std
+	if req.Mode != "" {
+		if mode, err = othello.ParseMode(req.Mode); err != nil {
+			s.writeError(w, flipsight.CodeUnsupportedGameMode)
+			return
+		}
+	}
+	var id int64
+	switch r.URL.Path {
+	case "/arena/admin/human":
+		id, err = s.CreateHuman(HumanOptions{Bot: req.Bot, Mode: mode, Clock: time.Duration(req.ClockMS) * time.Millisecond, BotBlack: req.BotBlack, XOT: req.XOT})
+	case "/arena/admin/challenge":
+		id, err = s.Challenge(req.From, req.To, mode)
+	case "/arena/admin/tick":
+		s.Tick()
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		writeJSON(w, http.StatusConflict, flipsight.ErrorResponse{Error: err.Error(), ServerNowMS: s.nowMS()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "match_id": id, "server_now_ms": s.nowMS()})
+}
+
+func isLoopback(remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,195 @@
+package arena
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// thinkKey identifies one position a server-side player is thinking about.
+type thinkKey struct {
+	match    int64
+	leg      int
+	revision int64
+}
+
+// schedule starts a server-side player on every active leg of m whose side
+// to move is a built-in bot or the human of a human match. Called with mu
+// held.
+func (s *Server) schedule(m *match) {
+	if s.closed {
+		return
+	}
+	now := s.nowMS()
+	for li, l := range m.legs {
+		if !l.active() {
+			continue
+		}
+		p := l.mover()
+		var eng engines.Engine
+		if m.human && m.botOf(p) == 0 {
+			eng = humanPlayer{}
+		} else if b := s.botByID(m.botOf(p)); b != nil && b.builtin {
+			eng = b.engine
+		} else {
+			continue
+		}
+		key := thinkKey{m.id, li, l.revision}
+		if s.thinking[key] {
+			continue
+		}
+		s.thinking[key] = true
+		req := s.engineRequest(m, li, l, now)
+		s.wg.Add(1)
+		go s.think(eng, key, p, req)
+	}
+}
+
+// engineRequest builds the request a server-side player gets: the rules'
+// position and the spec's --engine JSON for it.
+func (s *Server) engineRequest(m *match, li int, l *leg, now int64) engines.Request {
+	rem := max(0, l.remaining(now))
+	budget := max(rem-750, rem/2)
+	wr := othello.NewEngineRequest(l.pos)
+	wr.RemainingMS = rem
+	wr.MatchID = m.id
+	wr.Leg = li
+	wr.Revision = l.revision
+	if h, err := json.Marshal(l.history); err == nil {
+		wr.History = h
+	}
+	wr.BudgetMS = budget
+	if m.human {
+		wr.RoundNo = ptr(int(m.roundNo))
+		wr.RoomCreatedAt = ptr(m.roomAt)
+	}
+	return engines.Request{
+		Position:  l.pos,
+		Remaining: time.Duration(rem) * time.Millisecond,
+		Budget:    time.Duration(budget) * time.Millisecond,
+		Wire:      &wr,
+	}
+}
+
+// think asks eng for a move and plays it through the same path as the API.
+// A failing engine, or an illegal answer, makes a legal fallback move.
+func (s *Server) think(eng engines.Engine, key thinkKey, p int, req engines.Request) {
+	defer s.wg.Done()
+	ctx, cancel := context.WithTimeout(s.ctx, req.Budget+time.Second)
+	res, err := eng.Move(ctx, req)
+	cancel()
+	move := res.Move
+	if err != nil || !legalOrPass(req.Position, move) {
+		if err != nil && s.ctx.Err() == nil {
+			s.log.Warn("server-side engine failed; playing a fallback move", "engine", eng.Name(), "match", key.match, "err", err)
+		}
+		move = fallback(req.Position)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.thinking, key)
+	if s.closed {
+		return
+	}
+	m := s.matches[key.match]
+	if m == nil {
+		return
+	}
+	now := s.nowMS()
+	if code := s.play(m, key.leg, key.revision, p, move, now); code != "" && code != flipsight.CodeStaleRevision {
+		s.log.Debug("server-side move refused", "match", key.match, "leg", key.leg, "error", string(code))
+	}
+}
+
+func legalOrPass(pos othello.Position, mv int) bool {
+	if mv == othello.Pass {
+		return pos.Legal().IsZero()
+	}
+	return pos.Legal().Has(mv)
+}
+
+func fallback(pos othello.Position) int {
+	if l := pos.LegalMoves(); len(l) > 0 {
+		return l[0]
+	}
+	return othello.Pass
+}
+
+// humanPlayer plays the human side of test human matches: the first legal
+// move, at once.
+type humanPlayer struct{}
+
+func (humanPlayer) Name() string               { return "human" }
+func (humanPlayer) Supports(othello.Mode) bool { return true }
+func (humanPlayer) Close() error               { return nil }
+func (humanPlayer) Move(_ context.Context, r engines.Request) (engines.Result, error) {
+	return engines.Result{Move: fallback(r.Position)}, nil
+}
+
+// Player is the arena's own small engine, used for built-in bots until the
+// project's search engine is wired in: level 0 plays a random legal move,
+// level 1 and above a greedy one (most discs after the move, fewest in anti;
+// ties broken at random). It is safe for concurrent use.
+type Player struct {
+	level int
+	name  string
+}
+
+// NewPlayer returns the arena's player at level.
+func NewPlayer(level int) *Player {
+	return &Player{level: level, name: fmt.Sprintf("arena-player-%d", level)}
+}
+
+func newBuiltinEngine(level int, _ string) engines.Engine { return NewPlayer(level) }
+
+// Name reports the player and level.
+func (p *Player) Name() string { return p.name }
+
+// Supports every mode.
+func (p *Player) Supports(othello.Mode) bool { return true }
+
+// Close does nothing.
+func (p *Player) Close() error { return nil }
+
+// Move picks a move as the level says.
+func (p *Player) Move(_ context.Context, r engines.Request) (engines.Result, error) {
+	start := time.Now()
+	legal := r.Position.LegalMoves()
+	if len(legal) == 0 {
+		return engines.Result{Move: othello.Pass, Elapsed: time.Since(start)}, nil
+	}
+	if p.level <= 0 {
+		return engines.Result{Move: legal[rand.IntN(len(legal))], Depth: 0, Elapsed: time.Since(start)}, nil
+	}
+	best, bestScore, ties := legal[0], -1<<30, 0
+	for _, mv := range legal {
+		next, err := r.Position.Play(mv)
+		if err != nil {
+			continue
+		}
+		b, w := next.Count()
+		score := b - w
+		if r.Position.Turn == othello.White {
+			score = -score
+		}
+		if r.Position.Mode.LessWins() {
+			score = -score
+		}
+		switch {
+		case score > bestScore:
+			best, bestScore, ties = mv, score, 1
+		case score == bestScore:
+			ties++
+			if rand.IntN(ties) == 0 {
+				best = mv
+			}
+		}
+	}
+	return engines.Result{Move: best, Depth: 1, Score: float64(bestScore), Elapsed: time.Since(start)}, nil
+}

@@ -1,0 +1,112 @@
+package arena
+
+import (
+	"fmt"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// HumanOptions describe a test human match: a "human" played by the server
+// (the first legal move, at once) against a registered bot.
+type HumanOptions struct {
+	// Bot is the name of the bot challenged.
+	Bot string
+	// Mode is the game (std by default).
+	Mode othello.Mode
+	// Clock is each side's time (the server's per-leg clock when 0).
+	Clock time.Duration
+	// BotBlack gives the bot black; otherwise the human is black.
+	BotBlack bool
+	// XOT starts std from the initial position plus 8 random moves, given
+	// in the leg's history.
+	XOT bool
+}
+
+// CreateHuman makes a pending human match for the bot (negative id, one
+// leg), which the bot accepts with agent_accept like the site's. It returns
+// the match id.
+func (s *Server) CreateHuman(o HumanOptions) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.botByName(o.Bot)
+	if b == nil || b.builtin {
+		return 0, fmt.Errorf("human match: no registered bot %q", o.Bot)
+	}
+	if !b.modes[o.Mode] {
+		return 0, fmt.Errorf("human match: bot %q does not play %s", o.Bot, o.Mode)
+	}
+	if o.XOT && o.Mode != othello.Std {
+		return 0, fmt.Errorf("human match: XOT is std only")
+	}
+	now := s.nowMS()
+	clock := o.Clock
+	if clock <= 0 {
+		clock = s.cfg.ClockPerLeg
+	}
+	room := s.nextRoom
+	s.nextRoom++
+	m := &match{
+		id:        -room,
+		human:     true,
+		roomID:    room,
+		botA:      b.id,
+		mode:      o.Mode,
+		clockMS:   clock.Milliseconds(),
+		status:    flipsight.MatchPending,
+		createdMS: now,
+		expiresMS: now + s.cfg.ChallengeTTL.Milliseconds(),
+		roundNo:   1,
+		roomAt:    time.UnixMilli(now).UTC().Format(time.DateTime),
+		xot:       o.XOT,
+	}
+	black := 1
+	if o.BotBlack {
+		black = 0
+	}
+	m.legs = nil
+	m.start = othello.New(o.Mode)
+	m.ranked = false
+	s.matches[m.id] = m
+	s.humanBlack[m.id] = black
+	s.log.Info("human challenge", "match", m.id, "bot", b.name, "mode", o.Mode.String(), "xot", o.XOT)
+	s.changed(m)
+	return m.id, nil
+}
+
+// startHuman starts an accepted human match: one leg from the rules' start
+// (XOT: plus 8 random moves in the history), the server passing for
+// whoever must.
+func (s *Server) startHuman(m *match, now int64) {
+	black := s.humanBlack[m.id]
+	delete(s.humanBlack, m.id)
+	pos := othello.New(m.mode)
+	l := s.newLeg(m, pos, black, now)
+	if m.xot {
+		for {
+			p := othello.New(m.mode)
+			var hist []flipsight.HistoryEntry
+			for i := 0; i < 8; i++ {
+				legal := p.LegalMoves()
+				if len(legal) == 0 {
+					break
+				}
+				mv := legal[s.rng.IntN(len(legal))]
+				part := black
+				if p.Turn == othello.White {
+					part = 1 - black
+				}
+				hist = append(hist, flipsight.HistoryEntry{Color: int(p.Turn), Participant: ptr(part), Move: flipsight.SquareMove(mv), AtMS: now})
+				p, _ = p.Play(mv)
+			}
+			if len(hist) == 8 && len(p.LegalMoves()) > 0 {
+				l.pos, l.history = p, hist
+				break
+			}
+		}
+	}
+	m.legs = []*leg{l}
+	m.status = flipsight.MatchRunning
+	m.startMS = now
+}
