@@ -56,8 +56,8 @@ build:
 
 # Perft speed (README "Speed"); the engine's own benchmarks are listed in engines/README.md.
 bench:
-	$(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand7|PerftReversi8' -benchtime 1x ./engines/othello
-	GOAMD64=v3 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand7' -benchtime 1x ./engines/othello
+	$(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9|PerftReversi11' -benchtime 1x ./engines/othello
+	GOAMD64=v3 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9' -benchtime 1x ./engines/othello
 
 clean:
 	rm -rf $(BIN)
