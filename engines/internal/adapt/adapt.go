@@ -1,0 +1,79 @@
+// Package adapt holds what the external-engine adapters share: the moves
+// that need no engine, the check of an engine's answer against the rules,
+// and the time an adapter may wait.
+package adapt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// DefaultBudget is the wait used when a request has no Budget (the
+// connector's default per-move cap).
+const DefaultBudget = 10 * time.Second
+
+// ErrGameOver is returned for a request whose position has no move for
+// either side.
+var ErrGameOver = errors.New("game is over: no move to make")
+
+// Forced returns the move to play without asking an engine: Pass when the
+// side to move has no legal move, or the only legal move. It returns ok =
+// false when the engine must choose, and an error when the game is over.
+func Forced(pos othello.Position) (move int, ok bool, err error) {
+	legal := pos.Legal()
+	switch legal.Count() {
+	case 0:
+		if pos.GameOver() {
+			return 0, false, ErrGameOver
+		}
+		return othello.Pass, true, nil
+	case 1:
+		return legal.First(), true, nil
+	}
+	return 0, false, nil
+}
+
+// Check returns an error unless move is legal in pos by the rules (a pass
+// only when the side to move has no legal move).
+func Check(pos othello.Position, move int) error {
+	if _, err := pos.Play(move); err != nil {
+		return fmt.Errorf("engine answered %s: %w", othello.SquareName(move, pos.Size()), err)
+	}
+	return nil
+}
+
+// Budget returns the request's Budget, or DefaultBudget when it has none.
+func Budget(req engines.Request) time.Duration {
+	if req.Budget > 0 {
+		return req.Budget
+	}
+	return DefaultBudget
+}
+
+// WithBudget returns a context that ends at the request's budget from start
+// (or earlier with ctx).
+func WithBudget(ctx context.Context, start time.Time, req engines.Request) (context.Context, context.CancelFunc) {
+	return context.WithDeadline(ctx, start.Add(Budget(req)))
+}
+
+// ErrTimeout is wrapped by the error an adapter returns when the engine
+// did not answer within the budget.
+var ErrTimeout = errors.New("engine did not answer within the budget")
+
+// WaitErr converts the end of a wait on ctx (made by WithBudget from
+// parent) into the error to return: ErrTimeout when the budget ran out, the
+// parent's error when it was cancelled.
+func WaitErr(parent, ctx context.Context) error {
+	if err := parent.Err(); err != nil {
+		return fmt.Errorf("engine move cancelled: %w", err)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return ErrTimeout
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,94 @@
+// Package enginetest has test helpers shared by the adapter packages: a
+// goroutine-leak check, a log capture and test positions.
+package enginetest
+
+import (
+	"bytes"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// NoLeak records the number of goroutines and, at cleanup, fails the test
+// if it has not come back down within a few seconds. Tests using it must
+// not run in parallel.
+func NoLeak(t testing.TB) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			n := runtime.NumGoroutine()
+			if n <= before {
+				return
+			}
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<16)
+				buf = buf[:runtime.Stack(buf, true)]
+				t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf)
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+// Log is a concurrency-safe log capture.
+type Log struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// String returns everything logged so far.
+func (l *Log) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// Contains reports whether the log contains s.
+func (l *Log) Contains(s string) bool { return strings.Contains(l.String(), s) }
+
+// Logger returns a debug-level text logger writing to l.
+func (l *Log) Logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Positions returns std positions along a fixed game from the start, each
+// with at least two legal moves for the side to move.
+func Positions(t testing.TB, n int) []othello.Position {
+	t.Helper()
+	var out []othello.Position
+	pos := othello.New(othello.Std)
+	for len(out) < n {
+		legal := pos.LegalMoves()
+		if len(legal) >= 2 {
+			out = append(out, pos)
+		}
+		move := othello.Pass
+		if len(legal) > 0 {
+			move = legal[len(legal)/2]
+		}
+		next, err := pos.Play(move)
+		if err != nil {
+			t.Fatalf("test game: %v", err)
+		}
+		if next.GameOver() {
+			t.Fatalf("test game ended after %d positions", len(out))
+		}
+		pos = next
+	}
+	return out
+}

@@ -1,0 +1,280 @@
+package jsonline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/internal/adapt"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/proc"
+)
+
+// Options configure an [Engine].
+type Options struct {
+	// Command is the engine's command line, split like a shell splits
+	// words and quotes (no shell is run; see proc.SplitCommand).
+	Command string
+	// Dir is the engine's working directory; empty means ours.
+	Dir string
+	// Name is returned by Name; empty means the program's base name.
+	Name string
+	// Modes are the modes the engine plays; nil means all five.
+	Modes []othello.Mode
+	// Logger receives the engine's stderr and the adapter's messages.
+	Logger *slog.Logger
+	// StderrLevel is the log level of the engine's stderr lines.
+	StderrLevel slog.Level
+}
+
+// Engine is a JSON-line engine process for one match. It is safe for
+// concurrent use; requests are answered one at a time.
+type Engine struct {
+	opts Options
+	argv []string
+	log  *slog.Logger
+	sem  chan struct{} // held by the Move talking to the process
+
+	mu      sync.Mutex // guards the fields below
+	p       *proc.Process
+	closed  bool
+	starts  int
+	crashes int
+}
+
+// ErrClosed is returned by Move after Close.
+var ErrClosed = errors.New("engine is closed")
+
+// errEOF reports that the engine's stdout ended before an answer.
+var errEOF = errors.New("engine exited before answering")
+
+// New checks the command and returns an engine for one match. The process
+// starts at the first Move.
+func New(opts Options) (*Engine, error) {
+	argv, err := proc.SplitCommand(opts.Command)
+	if err != nil {
+		return nil, fmt.Errorf("jsonline engine: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Name == "" {
+		opts.Name = filepath.Base(argv[0])
+	}
+	return &Engine{
+		opts: opts,
+		argv: argv,
+		log:  log.With("adapter", "jsonline"),
+		sem:  make(chan struct{}, 1),
+	}, nil
+}
+
+// Name returns the configured name or the program's base name.
+func (e *Engine) Name() string { return e.opts.Name }
+
+// Supports reports whether the engine was configured for mode.
+func (e *Engine) Supports(mode othello.Mode) bool {
+	return e.opts.Modes == nil || slices.Contains(e.opts.Modes, mode)
+}
+
+// Stats returns how many times the process was started and how many times
+// it ended without being asked to.
+func (e *Engine) Stats() (starts, crashes int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.starts, e.crashes
+}
+
+// Close stops the process (end of stdin, SIGTERM, SIGKILL to its group).
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	p := e.p
+	e.p = nil
+	e.closed = true
+	e.mu.Unlock()
+	if p != nil {
+		p.Stop()
+	}
+	return nil
+}
+
+// Move sends the position to the engine and returns its answer, checked
+// against the rules.
+func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	start := time.Now()
+	pos := req.Position
+	if m, ok, err := adapt.Forced(pos); err != nil {
+		return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+	} else if ok {
+		return engines.Result{Move: m, Elapsed: time.Since(start)}, nil
+	}
+	wctx, cancel := adapt.WithBudget(ctx, start, req)
+	defer cancel()
+	select {
+	case e.sem <- struct{}{}:
+		defer func() { <-e.sem }()
+	case <-wctx.Done():
+		return engines.Result{}, fmt.Errorf("jsonline move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
+	}
+	line, err := e.request(req)
+	if err != nil {
+		return engines.Result{}, err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 2; attempt++ {
+		p, err := e.process()
+		if err != nil {
+			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+		}
+		e.drain(p)
+		sent := time.Now()
+		if err := p.Send(string(line)); err != nil {
+			e.retire(p, true)
+			lastErr = err
+			if errors.Is(err, proc.ErrExited) && wctx.Err() == nil {
+				continue
+			}
+			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+		}
+		m, err := e.await(wctx, p, pos.Size())
+		switch {
+		case err == nil:
+			if err := adapt.Check(pos, m); err != nil {
+				return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+			}
+			return engines.Result{Move: m, Elapsed: time.Since(sent)}, nil
+		case errors.Is(err, errEOF):
+			e.retire(p, true)
+			lastErr = err
+			if wctx.Err() == nil {
+				continue
+			}
+			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+		case wctx.Err() != nil:
+			// A late answer must never be read as the next move's.
+			e.log.Warn("engine gave no answer in time; killing it", "budget", adapt.Budget(req))
+			e.retire(p, false)
+			return engines.Result{}, fmt.Errorf("jsonline move: %w", adapt.WaitErr(ctx, wctx))
+		default:
+			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+		}
+	}
+	return engines.Result{}, fmt.Errorf("jsonline move: %w", lastErr)
+}
+
+// request returns the request line for req.
+func (e *Engine) request(req engines.Request) ([]byte, error) {
+	var wire othello.EngineRequest
+	if req.Wire != nil {
+		wire = *req.Wire
+	} else {
+		wire = othello.NewEngineRequest(req.Position)
+		wire.RemainingMS = req.Remaining.Milliseconds()
+		wire.BudgetMS = adapt.Budget(req).Milliseconds()
+	}
+	b, err := json.Marshal(wire)
+	if err != nil {
+		return nil, fmt.Errorf("jsonline move: encode request: %w", err)
+	}
+	return b, nil
+}
+
+// process returns the running process, starting one when there is none.
+func (e *Engine) process() (*proc.Process, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, ErrClosed
+	}
+	if e.p != nil && !e.p.Exited() {
+		return e.p, nil
+	}
+	if e.p != nil {
+		old := e.p
+		e.p = nil
+		e.crashes++
+		old.Kill() // it has exited: this only reaps it and frees its pipes
+	}
+	p, err := proc.Start(proc.Config{
+		Path:        e.argv[0],
+		Args:        e.argv[1:],
+		Dir:         e.opts.Dir,
+		Name:        e.opts.Name,
+		Logger:      e.log,
+		StderrLevel: e.opts.StderrLevel,
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.starts++
+	e.p = p
+	return p, nil
+}
+
+// retire stops p and forgets it; crashed counts it as an unrequested end.
+func (e *Engine) retire(p *proc.Process, crashed bool) {
+	e.mu.Lock()
+	if e.p == p {
+		e.p = nil
+		if crashed {
+			e.crashes++
+		}
+	}
+	e.mu.Unlock()
+	p.Kill()
+}
+
+// drain discards lines that arrived between requests.
+func (e *Engine) drain(p *proc.Process) {
+	for {
+		select {
+		case l, ok := <-p.Lines():
+			if !ok {
+				return
+			}
+			e.log.Debug("engine line between requests skipped", "line", clip(l))
+		default:
+			return
+		}
+	}
+}
+
+// await reads lines until an answer, the end of stdout or the end of ctx.
+func (e *Engine) await(ctx context.Context, p *proc.Process, size int) (int, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case l, ok := <-p.Lines():
+			if !ok {
+				select {
+				case <-p.Done():
+					return 0, fmt.Errorf("%w (%v)", errEOF, p.ExitErr())
+				case <-ctx.Done():
+					return 0, ctx.Err()
+				}
+			}
+			m, isAnswer, err := ParseAnswer([]byte(l), size)
+			if !isAnswer {
+				e.log.Debug("engine line skipped", "line", clip(l))
+				continue
+			}
+			return m, err
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}

@@ -1,0 +1,155 @@
+package jsonline
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// fakeEnv makes the test binary act as a scripted JSON-line engine.
+const fakeEnv = "FLIPBOT_FAKE_JSONLINE_ENGINE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "1" {
+		os.Exit(fakeMain(os.Args[1:]))
+	}
+	// The fake engines are this binary; under the race detector it would
+	// sleep 1 s at every exit without atexit_sleep_ms=0.
+	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// fakeCommand returns the command line that runs the fake with args.
+func fakeCommand(t testing.TB, args ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "'" + exe + "'"
+	for _, a := range args {
+		cmd += " '" + a + "'"
+	}
+	return cmd
+}
+
+// fakeMain is the scripted engine. args[0] is the behaviour:
+//
+//	ok         answer the first legal move by the rules as a number
+//	coord      answer the last legal move as an upper-case coordinate
+//	wire       answer legal_moves[0] of the request as sent
+//	garbage    print non-answers first, then answer like ok
+//	illegal    answer an occupied square
+//	outside    answer square 64
+//	pass       answer -1
+//	badmove    answer "zz"
+//	hang       read requests, never answer
+//	crash      exit 3 on the first request
+//	once       answer like ok, then exit
+//	slowstart  sleep args[1] ms before reading
+//	slowonce   the first run (marker file args[1] absent) sleeps 10 s before answering
+//	stderr     write to stderr, then answer like ok
+//	child      start a child in the group, write its pid to args[1], hang
+//	sleep      sleep for a minute (the child)
+func fakeMain(args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	behaviour := args[0]
+	switch behaviour {
+	case "sleep":
+		time.Sleep(time.Minute)
+		return 0
+	case "slowstart":
+		ms, _ := strconv.Atoi(args[1])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	case "child":
+		exe, _ := os.Executable()
+		c := exec.Command(exe, "sleep")
+		if err := c.Start(); err != nil {
+			return 4
+		}
+		if err := os.WriteFile(args[1], []byte(strconv.Itoa(c.Process.Pid)), 0o600); err != nil {
+			return 4
+		}
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	say := func(format string, a ...any) {
+		fmt.Fprintf(out, format+"\n", a...)
+		_ = out.Flush()
+	}
+	for sc.Scan() {
+		req, err := othello.ParseEngineRequest(sc.Bytes())
+		if err != nil {
+			say("cannot parse: %v", err)
+			continue
+		}
+		pos, err := req.Position()
+		if err != nil {
+			say("bad position: %v", err)
+			continue
+		}
+		legal := pos.LegalMoves()
+		first := -1
+		if len(legal) > 0 {
+			first = legal[0]
+		}
+		switch behaviour {
+		case "ok", "slowstart":
+			say(`{"move": %d}`, first)
+		case "coord":
+			sq := othello.SquareName(legal[len(legal)-1], pos.Size())
+			b, _ := json.Marshal(map[string]string{"move": string(sq[0]-'a'+'A') + sq[1:]})
+			say("%s", b)
+		case "wire":
+			say(`{"move": %d}`, req.LegalMoves[0])
+		case "garbage":
+			say("thinking...")
+			say("{not json")
+			say(`{"info": "depth 3"}`)
+			say("")
+			say(`  {"move": %d, "score": 1.5}  `, first)
+		case "illegal":
+			say(`{"move": %d}`, pos.Black.First())
+		case "outside":
+			say(`{"move": 64}`)
+		case "pass":
+			say(`{"move": -1}`)
+		case "badmove":
+			say(`{"move": "zz"}`)
+		case "hang", "child":
+		case "crash":
+			return 3
+		case "once":
+			say(`{"move": %d}`, first)
+			return 0
+		case "slowonce":
+			if _, err := os.Stat(args[1]); err != nil {
+				_ = os.WriteFile(args[1], nil, 0o600)
+				time.Sleep(10 * time.Second)
+			}
+			say(`{"move": %d}`, first)
+		case "stderr":
+			fmt.Fprintln(os.Stderr, "fake engine diagnostic")
+			say(`{"move": %d}`, first)
+		default:
+			return 2
+		}
+	}
+	return 0
+}

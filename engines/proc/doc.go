@@ -1,0 +1,11 @@
+// Package proc supervises one external engine process: it starts the
+// program in its own process group, writes lines to its stdin, delivers the
+// lines of its stdout on a channel, sends its stderr to a [log/slog] logger,
+// and stops it by closing the whole group: a quit line, then SIGTERM, then
+// SIGKILL, each after a grace period.
+//
+// It also splits a command string into words the way a POSIX shell does for
+// plain words and quotes ([SplitCommand]), without running a shell.
+//
+// The package is Unix-only (process groups and signals).
+package proc

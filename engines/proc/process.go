@@ -1,0 +1,346 @@
+package proc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrExited is returned when writing to a process that has ended.
+var ErrExited = errors.New("engine process has exited")
+
+// Defaults of [Config].
+const (
+	DefaultQuitGrace    = 300 * time.Millisecond
+	DefaultTermGrace    = 300 * time.Millisecond
+	DefaultWriteTimeout = 2 * time.Second
+	DefaultMaxLineBytes = 64 << 10
+	// killWait bounds the wait for the kernel to reap a SIGKILLed process.
+	killWait = 5 * time.Second
+	// lineBuffer is the number of stdout lines held for the reader.
+	lineBuffer = 64
+	// maxLogLine bounds a stderr line in the log.
+	maxLogLine = 500
+)
+
+// Config describes a process to start.
+type Config struct {
+	// Path is the program: a path, or a name looked up in PATH.
+	Path string
+	// Args are the arguments after the program name.
+	Args []string
+	// Dir is the working directory; empty means the current one.
+	Dir string
+	// Env is the environment; nil inherits ours.
+	Env []string
+	// Name labels the process in logs (no secrets, no long paths needed).
+	Name string
+	// Logger receives the stderr lines and lifecycle messages; nil
+	// discards them.
+	Logger *slog.Logger
+	// StderrLevel is the level of the stderr lines in the log (zero: Info).
+	StderrLevel slog.Level
+	// QuitLine, when not empty, is written to stdin first by Stop.
+	QuitLine string
+	// QuitGrace is how long Stop waits after QuitLine before SIGTERM, and
+	// TermGrace how long after SIGTERM before SIGKILL (zero: defaults).
+	QuitGrace, TermGrace time.Duration
+	// WriteTimeout bounds one write to stdin (zero: default).
+	WriteTimeout time.Duration
+	// MaxLineBytes bounds one stdout line; longer lines are cut to it
+	// (zero: default).
+	MaxLineBytes int
+}
+
+// Process is a running (or ended) engine process. Its methods are safe for
+// concurrent use.
+type Process struct {
+	cfg    Config
+	log    *slog.Logger
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File
+
+	lines   chan string
+	done    chan struct{}
+	closing chan struct{}
+	readers sync.WaitGroup
+
+	writeMu  sync.Mutex
+	stopOnce sync.Once
+	waitErr  error // set before done is closed
+}
+
+// Start starts the program described by cfg in a new process group.
+func Start(cfg Config) (*Process, error) {
+	if cfg.Path == "" {
+		return nil, fmt.Errorf("start engine: %w", ErrEmptyCommand)
+	}
+	if cfg.QuitGrace <= 0 {
+		cfg.QuitGrace = DefaultQuitGrace
+	}
+	if cfg.TermGrace <= 0 {
+		cfg.TermGrace = DefaultTermGrace
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.MaxLineBytes <= 0 {
+		cfg.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if cfg.Name == "" {
+		cfg.Name = cfg.Path
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+	}
+	cmd := exec.Command(cfg.Path, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+	}
+	// The child holds its ends now.
+	_ = inR.Close()
+	_ = outW.Close()
+	_ = errW.Close()
+	p := &Process{
+		cfg:     cfg,
+		log:     log.With("engine", cfg.Name, "pid", cmd.Process.Pid),
+		cmd:     cmd,
+		stdin:   inW,
+		stdout:  outR,
+		stderr:  errR,
+		lines:   make(chan string, lineBuffer),
+		done:    make(chan struct{}),
+		closing: make(chan struct{}),
+	}
+	p.readers.Add(2)
+	go p.readStdout()
+	go p.readStderr()
+	go p.wait()
+	p.log.Debug("engine started", "args", len(cfg.Args))
+	return p, nil
+}
+
+// Pid returns the process id (also its process group id).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Lines delivers the lines the process writes to stdout, without the line
+// end. It is closed when stdout ends (the process and every process that
+// shares its stdout have exited, or Stop was called).
+func (p *Process) Lines() <-chan string { return p.lines }
+
+// Done is closed when the process has exited and been reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exited reports whether the process has exited.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// ExitErr returns the result of waiting for the process (nil for exit
+// status 0); it is meaningful only after Done is closed.
+func (p *Process) ExitErr() error {
+	select {
+	case <-p.done:
+		return p.waitErr
+	default:
+		return nil
+	}
+}
+
+// Send writes one line (a newline is added) to the process's stdin. A
+// write that cannot complete within the write timeout fails.
+func (p *Process) Send(line string) error {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	if p.Exited() {
+		return fmt.Errorf("send to engine %s: %w", p.cfg.Name, ErrExited)
+	}
+	if err := p.stdin.SetWriteDeadline(time.Now().Add(p.cfg.WriteTimeout)); err != nil && !errors.Is(err, os.ErrNoDeadline) {
+		return fmt.Errorf("send to engine %s: %w", p.cfg.Name, err)
+	}
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		if p.Exited() || errors.Is(err, syscall.EPIPE) {
+			return fmt.Errorf("send to engine %s: %w", p.cfg.Name, ErrExited)
+		}
+		return fmt.Errorf("send to engine %s: %w", p.cfg.Name, err)
+	}
+	return nil
+}
+
+// Stop ends the process and its group: QuitLine (if configured) and the
+// end of its stdin, then SIGTERM, then SIGKILL, each after its grace period; it returns when the
+// process is reaped and the reader goroutines have ended. It is idempotent.
+func (p *Process) Stop() { p.stop(true) }
+
+// Kill ends the process group at once with SIGKILL and cleans up like Stop.
+func (p *Process) Kill() { p.stop(false) }
+
+func (p *Process) stop(graceful bool) {
+	p.stopOnce.Do(func() {
+		if graceful && !p.Exited() {
+			if p.cfg.QuitLine != "" {
+				_ = p.Send(p.cfg.QuitLine)
+			}
+			// End of input is the other polite way to ask an engine to go.
+			p.writeMu.Lock()
+			_ = p.stdin.Close()
+			p.writeMu.Unlock()
+			p.waitDone(p.cfg.QuitGrace)
+			if !p.Exited() {
+				p.signalGroup(syscall.SIGTERM)
+				p.waitDone(p.cfg.TermGrace)
+			}
+		}
+		// SIGKILL the group even when the leader is gone: it reaches any
+		// child the engine left behind.
+		p.signalGroup(syscall.SIGKILL)
+		if !p.waitDone(killWait) {
+			p.log.Error("engine did not exit after SIGKILL")
+		}
+		close(p.closing)
+		p.writeMu.Lock()
+		_ = p.stdin.Close()
+		p.writeMu.Unlock()
+		// Unblock readers whose pipe is still held by some other process.
+		_ = p.stdout.Close()
+		_ = p.stderr.Close()
+		p.readers.Wait()
+		p.log.Debug("engine stopped", "status", exitText(p.ExitErr()))
+	})
+}
+
+func (p *Process) signalGroup(sig syscall.Signal) {
+	if err := syscall.Kill(-p.Pid(), sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		p.log.Warn("signal engine group", "signal", sig.String(), "err", err)
+	}
+}
+
+// waitDone waits up to d for the process to exit and reports whether it did.
+func (p *Process) waitDone(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func (p *Process) wait() {
+	p.waitErr = p.cmd.Wait()
+	close(p.done)
+	p.log.Debug("engine exited", "status", exitText(p.waitErr))
+}
+
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// readStdout splits stdout into lines of at most MaxLineBytes.
+func (p *Process) readStdout() {
+	defer p.readers.Done()
+	defer close(p.lines)
+	r := bufio.NewReaderSize(p.stdout, 4096)
+	for {
+		line, err := readLine(r, p.cfg.MaxLineBytes)
+		if line != "" || err == nil {
+			select {
+			case p.lines <- line:
+			case <-p.closing:
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads one line without its "\n" or "\r\n", keeping at most max
+// bytes of it. At the end of input it returns what it has with the error.
+func readLine(r *bufio.Reader, max int) (string, error) {
+	var b []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if room := max - len(b); room > 0 {
+			if len(chunk) > room {
+				b = append(b, chunk[:room]...)
+			} else {
+				b = append(b, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		s := strings.TrimRight(string(b), "\r\n")
+		return s, err
+	}
+}
+
+// readStderr logs every stderr line.
+func (p *Process) readStderr() {
+	defer p.readers.Done()
+	r := bufio.NewReaderSize(p.stderr, 4096)
+	for {
+		line, err := readLine(r, maxLogLine)
+		if strings.TrimSpace(line) != "" {
+			p.log.Log(context.Background(), p.cfg.StderrLevel, "engine stderr", "line", line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
