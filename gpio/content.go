@@ -55,7 +55,7 @@ func content(st Status, w int) (title string, body []string) {
 		title, body = "Waiting for clock", withAddr("time sync (NTP)")
 	case SetupNeeded:
 		title = string(IconLock) + "Setup needed"
-		body = setupLines(st)
+		body = setupLines(st, w)
 	case Connecting:
 		title = "Connecting..."
 		body = withAddr(nameLine(st))
@@ -70,7 +70,7 @@ func content(st Status, w int) (title string, body []string) {
 		title, body = gameLines(st.Game, w)
 	case TokenRejected:
 		title = string(IconCross) + "Token rejected"
-		body = append([]string{detailOr(st, "set up again")}, setupLines(st)...)
+		body = append([]string{detailOr(st, "set up again")}, setupLines(st, w)...)
 	case NoNetwork:
 		title = string(IconCross) + "No network"
 		body = []string{detailOr(st, "check the cable"), "retrying..."}
@@ -90,13 +90,13 @@ func content(st Status, w int) (title string, body []string) {
 	return title, out
 }
 
-func setupLines(st Status) []string {
+func setupLines(st Status, w int) []string {
 	var lines []string
 	if c := clean(st.PairingCode); c != "" {
 		lines = append(lines, "code "+c)
 	}
 	if u := shortURL(st.SetupURL); u != "" {
-		lines = append(lines, u)
+		lines = append(lines, splitURL(u, w)...)
 	} else if a := clean(st.Address); a != "" {
 		lines = append(lines, string(IconNet)+a)
 	}
@@ -187,6 +187,21 @@ func shortURL(s string) string {
 		}
 	}
 	return clean(strings.TrimSuffix(s, "/"))
+}
+
+// splitURL breaks u into lines of at most w bytes, at a ':' or '/'
+// where possible, so that a port is never silently cut off.
+func splitURL(u string, w int) []string {
+	var lines []string
+	for len(u) > w && w > 0 {
+		cutAt := strings.LastIndexAny(u[:w], ":/")
+		if cutAt <= 0 {
+			cutAt = w
+		}
+		lines = append(lines, u[:cutAt])
+		u = u[cutAt:]
+	}
+	return append(lines, u)
 }
 
 // clean keeps printable ASCII and replaces anything else (control

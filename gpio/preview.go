@@ -50,18 +50,9 @@ const (
 // pixels (scaled up, lit pixels light blue on black) or the LCD's
 // character grid (5×8 cells, scaled up, on a green backlight).
 func Preview(w io.Writer, st Status, d Display, v View) error {
-	var img image.Image
-	switch d {
-	case DisplaySSD1306, DisplaySH1106:
-		img = oledPreview(RenderOLED(st, image.Pt(128, 64), v))
-	case DisplaySSD130632:
-		img = oledPreview(RenderOLED(st, image.Pt(128, 32), v))
-	case DisplayLCD1602:
-		img = lcdPreview(TextLines(st, 16, 2, v), 16, 2)
-	case DisplayLCD2004:
-		img = lcdPreview(TextLines(st, 20, 4, v), 20, 4)
-	default:
-		return fmt.Errorf("preview: unknown display %q", d)
+	img, err := previewImage(st, d, v, oledPreviewScale, lcdPreviewScale)
+	if err != nil {
+		return err
 	}
 	if err := png.Encode(w, img); err != nil {
 		return fmt.Errorf("preview: %w", err)
@@ -69,8 +60,23 @@ func Preview(w io.Writer, st Status, d Display, v View) error {
 	return nil
 }
 
-func oledPreview(src *image.Gray) image.Image {
-	const s, border = oledPreviewScale, 6
+// previewImage draws the preview at the given scales.
+func previewImage(st Status, d Display, v View, oledScale, lcdScale int) (image.Image, error) {
+	switch d {
+	case DisplaySSD1306, DisplaySH1106:
+		return oledPreview(RenderOLED(st, image.Pt(128, 64), v), oledScale), nil
+	case DisplaySSD130632:
+		return oledPreview(RenderOLED(st, image.Pt(128, 32), v), oledScale), nil
+	case DisplayLCD1602:
+		return lcdPreview(TextLines(st, 16, 2, v), 16, 2, lcdScale), nil
+	case DisplayLCD2004:
+		return lcdPreview(TextLines(st, 20, 4, v), 20, 4, lcdScale), nil
+	}
+	return nil, fmt.Errorf("preview: unknown display %q", d)
+}
+
+func oledPreview(src *image.Gray, s int) image.Image {
+	border := 2 * s
 	b := src.Bounds()
 	dst := image.NewRGBA(image.Rect(0, 0, b.Dx()*s+2*border, b.Dy()*s+2*border))
 	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.RGBA{24, 24, 28, 255}), image.Point{}, draw.Src)
@@ -82,8 +88,7 @@ func oledPreview(src *image.Gray) image.Image {
 			if src.GrayAt(x, y).Y >= 128 {
 				c = lit
 			}
-			r := image.Rect(border+x*s, border+y*s, border+(x+1)*s, border+(y+1)*s)
-			draw.Draw(dst, r, image.NewUniform(c), image.Point{}, draw.Src)
+			fillRect(dst, border+x*s, border+y*s, s, c)
 		}
 	}
 	return dst
@@ -92,8 +97,8 @@ func oledPreview(src *image.Gray) image.Image {
 // lcdPreview draws lines as a character grid: one cell per LCD
 // character, text in the 7×13 font, icons from Glyphs, dark on a green
 // backlight. It shows what is where, not the LCD's own 5×8 font.
-func lcdPreview(lines []string, cols, rows int) image.Image {
-	const s, border = lcdPreviewScale, 4
+func lcdPreview(lines []string, cols, rows, s int) image.Image {
+	const border = 4
 	const cellW, cellH = oledCharW + 1, 14
 	grid := image.NewGray(image.Rect(0, 0, cols*cellW+2*border, rows*cellH+2*border))
 	// 0 = backlight, 64 = empty cell, 255 = dot.
@@ -124,8 +129,18 @@ func lcdPreview(lines []string, cols, rows int) image.Image {
 			case v > 0:
 				c = cell
 			}
-			draw.Draw(dst, image.Rect(x*s, y*s, (x+1)*s, (y+1)*s), image.NewUniform(c), image.Point{}, draw.Src)
+			fillRect(dst, x*s, y*s, s, c)
 		}
 	}
 	return dst
+}
+
+// fillRect paints the s×s square at (x, y): per-pixel draw.Draw calls
+// are slow.
+func fillRect(dst *image.RGBA, x, y, s int, c color.RGBA) {
+	for j := y; j < y+s; j++ {
+		for i := x; i < x+s; i++ {
+			dst.SetRGBA(i, j, c)
+		}
+	}
 }
