@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -43,3 +45,5 @@ func newFixture(t testing.TB, cfg Config) *fixture {
 func (f *fixture) client(t testing.TB, token string) *specClient {
 	return &specClient{t: t, base: f.ts.URL, token: token, hc: &http.Client{Timeout: 10 * time.Second}}
 }
+
+func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }

@@ -90,7 +90,11 @@ func (s *Server) AddBot(bc BotConfig) (int64, error) {
 	if len(modes) == 0 {
 		modes = []othello.Mode{othello.Std}
 	}
-	if bc.MaxMatches <= 0 {
+	switch {
+	case bc.MaxMatches > 0:
+	case bc.Builtin:
+		bc.MaxMatches = 1 << 20 // the site's bots take any number (variants are capped site-wide)
+	default:
 		bc.MaxMatches = DefaultMaxMatches
 	}
 	s.mu.Lock()
