@@ -112,6 +112,8 @@ func flipUp8(p, o, ray uint64) uint64 {
 // square of the ray that is not the opponent's must be the player's.
 func flipDown8(p, o, ray uint64) uint64 {
 	x := ray &^ o
-	out := (1 << 63 >> uint(bits.LeadingZeros64(x))) & p
+	// The top square of x; when x is empty this names h8, which no downward
+	// ray holds, and out<<1−1 is then all ones, so nothing flips.
+	out := uint64(1) << (uint(bits.Len64(x)-1) & 63) & p
 	return ray &^ (out<<1 - 1)
 }
