@@ -152,3 +152,40 @@ func TestStartPositions(t *testing.T) {
 	assert.Len(t, g.LegalMoves(), 4)
 	assert.Equal(t, g.LegalMoves(), New(Octagon).LegalMoves())
 }
+
+// TestRandomBoardsMatchMailbox checks moves and flips on random disc
+// patterns, reachable or not, for both board sizes.
+func TestRandomBoardsMatchMailbox(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	for _, mode := range []Mode{Std, Grand, Octagon} {
+		for i := 0; i < n; i++ {
+			var pos Position
+			pos.Mode, pos.Turn = mode, Color(1+rng.IntN(2))
+			usable := New(mode).Empties().Or(New(mode).Black).Or(New(mode).White)
+			for _, sq := range usable.Squares() {
+				switch rng.IntN(3) {
+				case 1:
+					pos.Black = pos.Black.Or(Bit(sq))
+				case 2:
+					pos.White = pos.White.Or(Bit(sq))
+				}
+			}
+			mb := newMailbox(pos)
+			require.Equal(t, mb.legal(pos.Turn), pos.LegalMoves(), "%s", pos)
+			for sq := range mb.cells {
+				if pos.At(sq) != Empty || mode.Blocked().Has(sq) {
+					continue
+				}
+				want := mb.flips(sq, pos.Turn)
+				require.Equal(t, len(want), pos.Flips(sq).Count(), "flips at %s\n%s", SquareName(sq, pos.Size()), pos)
+				for _, f := range want {
+					require.True(t, pos.Flips(sq).Has(f))
+				}
+			}
+		}
+	}
+}
