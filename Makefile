@@ -11,11 +11,11 @@ CMDS     := $(notdir $(wildcard cmd/*))
 # Packages whose tests also run as linux/arm64 binaries under qemu-user.
 ARM64_TEST_PKGS ?= ./engines/othello
 
-.PHONY: all test vet test-race test-long cross test-arm64 qemu build bench clean
+.PHONY: all test deps vet test-race test-long cross test-arm64 build bench clean
 
 all: build
 
-test: vet test-race test-long cross test-arm64
+test: deps vet test-race test-long cross test-arm64
 
 vet:
 	$(GO) vet ./...
@@ -32,15 +32,21 @@ cross:
 	@mkdir -p $(ARM64BIN)
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o $(ARM64BIN)/ ./cmd/...
 
-# qemu-user runs the arm64 test binaries; install it from Debian when missing.
-qemu:
-	@command -v qemu-aarch64 >/dev/null 2>&1 || command -v qemu-aarch64-static >/dev/null 2>&1 || { \
+# Debian packages the tests use: qemu-user runs the arm64 test binaries and
+# chromium the page tests. Installed with apt-get when missing and possible;
+# without them those tests say SKIPPED and why.
+DEB_PKGS := qemu-user:qemu-aarch64 chromium:chromium
+deps:
+	@missing=""; for pc in $(DEB_PKGS); do command -v $${pc#*:} >/dev/null 2>&1 || missing="$$missing $${pc%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	    echo "installing qemu-user (Debian) for the arm64 tests"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user) >/dev/null; \
-	  fi; }
+	    echo "installing Debian packages:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null \
+	      || echo "apt-get install$$missing failed: the tests that need them will be skipped"; \
+	  else echo "not installing$$missing (needs apt-get as root): the tests that need them will be skipped"; fi; \
+	fi
 
-test-arm64: qemu
+test-arm64: deps
 	@mkdir -p $(ARM64BIN)/tests
 	@set -e; q=$$(command -v qemu-aarch64 || command -v qemu-aarch64-static || true); \
 	if [ -z "$$q" ]; then echo "SKIPPED arm64 tests: qemu-user is missing and apt-get cannot install it here (not root or no apt)"; exit 0; fi; \
