@@ -1,0 +1,41 @@
+package search
+
+import "math/bits"
+
+// Masks of the 8×8 board.
+const (
+	colA8    = 0x0101010101010101
+	colH8    = 0x8080808080808080
+	notA8    = ^uint64(colA8)
+	notH8    = ^uint64(colH8)
+	row18    = 0xFF
+	row88    = 0xFF00000000000000
+	edges8   = colA8 | colH8 | row18 | row88
+	corners8 = 1 | 1<<7 | 1<<56 | 1<<63
+)
+
+// pc is a short name for the population count in the hot paths.
+func pc(x uint64) int { return bits.OnesCount64(x) }
+
+// neighbours8 returns the squares next to any square of x.
+func neighbours8(x uint64) uint64 {
+	l := (x >> 1) & notH8
+	r := (x << 1) & notA8
+	h := x | l | r
+	return (h | h<<8 | h>>8) &^ x
+}
+
+// quadrants8 holds the four 4×4 quadrants, for parity.
+var quadrants8 = [4]uint64{0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32}
+
+// oddQuadrants8 returns the empties of the quadrants with an odd number of
+// empties.
+func oddQuadrants8(empty uint64) uint64 {
+	var m uint64
+	for _, q := range quadrants8 {
+		if pc(empty&q)&1 != 0 {
+			m |= empty & q
+		}
+	}
+	return m
+}

@@ -1,0 +1,87 @@
+package search
+
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// solveCap8 is the exact solver for classic reversi positions in which a
+// colour's cap (pl, ol: discs each may still place) can stop it before the
+// board is full. A colour without placements left passes. Once both may
+// fill the board it hands over to solve8.
+func (t *thread) solveCap8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
+	empty := ^(p | o)
+	n := pc(empty)
+	if pl >= n && ol >= n {
+		return t.solve8(p, o, alpha, beta, passed)
+	}
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	moves := legal8(p, o, pl)
+	if moves == 0 {
+		if passed || legal8(o, p, ol) == 0 {
+			return t.endScore8(p, o)
+		}
+		return -t.solveCap8(o, p, ol, pl, -beta, -alpha, true)
+	}
+	key := t.key8(p, o, pl, ol, n)
+	ttMove := -1
+	if e, ok := t.tt.probe(key); ok {
+		if e.kind == kindEnd {
+			if e.lower >= beta {
+				return e.lower
+			}
+			if e.upper <= alpha {
+				return e.upper
+			}
+			if e.lower == e.upper {
+				return e.lower
+			}
+			alpha, beta = max(alpha, e.lower), min(beta, e.upper)
+		}
+		ttMove = e.move
+	}
+	var buf [34]move8
+	list := buf[:0]
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		b := uint64(1) << uint(sq)
+		f := othello.Flips8(p, o, sq)
+		k := 0
+		if sq == ttMove {
+			k = 1 << 20
+		} else {
+			r := legal8(o&^f, p|f|b, ol)
+			k = -(pc(r) + pc(r&corners8)) << 4
+		}
+		list = append(list, move8{flips: f, sq: sq, key: k})
+	}
+	best, bestMove := -inf, -1
+	for i := range list {
+		pickBest(list, i)
+		mv := &list[i]
+		b := uint64(1) << uint(mv.sq)
+		v := -t.solveCap8(o&^mv.flips, p|mv.flips|b, ol, pl-1, -beta, -max(alpha, best), false)
+		if t.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, mv.sq
+			if v >= beta {
+				break
+			}
+		}
+	}
+	e := entry{lower: -64, upper: 64, move: bestMove, depth: n, kind: kindEnd}
+	if best > alpha {
+		e.lower = best
+	}
+	if best < beta {
+		e.upper = best
+	}
+	t.tt.store(key, e)
+	return best
+}

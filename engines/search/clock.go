@@ -1,0 +1,86 @@
+package search
+
+import (
+	"math"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// plan is how long one search may take and what it may try.
+type plan struct {
+	// soft is the time after which no new iteration starts; hard stops the
+	// search (0: no limit).
+	soft, hard time.Duration
+	// maxDepth bounds the midgame iterations (0: none).
+	maxDepth int
+	// exact asks for an exact solve only; trySolve lets the search solve
+	// exactly when the estimate fits the hard limit.
+	exact, trySolve bool
+	toWinner        bool
+}
+
+// Clock constants.
+const (
+	// reserveMin and reserveShare keep part of the clock unused: the
+	// server's clock includes the network round trip.
+	reserveMin   = 300 * time.Millisecond
+	reserveShare = 30 // 1/30 of the remaining time
+	// returnMargin is kept below the caller's budget to answer in time.
+	returnMargin = 25 * time.Millisecond
+	// minThink is the least time a search gets when the clock allows.
+	minThink = 10 * time.Millisecond
+)
+
+// planMove allots think time for a move: the usable clock (remaining less a
+// reserve) spread over the moves left before the exact solve takes over,
+// at most a third of it on one move, never beyond the budget.
+func planMove(pos othello.Position, remaining, budget time.Duration) plan {
+	n := pos.Empties().Count()
+	if remaining <= 0 && budget <= 0 {
+		remaining = 10 * time.Second
+	}
+	if remaining <= 0 {
+		remaining = budget + time.Second
+	}
+	usable := remaining - reserveMin - remaining/reserveShare
+	// Empties from which an exact solve is expected to be cheap, and the
+	// number of own moves until then (plus a share for the solve itself).
+	solveAt := 20
+	if pos.Size() == 10 {
+		solveAt = 14
+	}
+	movesLeft := max(0, (n-solveAt)/2) + 3
+	soft := usable / time.Duration(movesLeft)
+	hard := min(max(3*soft, usable/4), usable/2)
+	if n <= solveAt+4 {
+		// The solve window: allow up to half the clock on a solve.
+		hard = usable / 2
+	}
+	if budget > 0 {
+		hard = min(hard, budget-returnMargin)
+	}
+	hard = max(hard, minThink)
+	soft = min(soft, hard)
+	return plan{soft: soft, hard: hard, trySolve: true}
+}
+
+// solveFits estimates whether an exact solve of n empties fits in left,
+// from the node rate of the search so far: node counts of solves grow
+// about 2.4× per empty (measured on FFO positions; see README), and the
+// solver visits nodes about twice as fast as the midgame search.
+func solveFits(n int, nodes uint64, spent, left time.Duration, size int) bool {
+	if left <= 0 {
+		return false
+	}
+	rate := 2e6 // nodes/s when the midgame search ran too briefly to tell
+	if spent > 5*time.Millisecond && nodes > 10000 {
+		rate = 2 * float64(nodes) / spent.Seconds()
+	}
+	base, growth := 3e3, 2.4 // nodes at 10 empties, growth per empty
+	if size == 10 {
+		base, growth = 2e4, 3.0
+	}
+	est := base * math.Pow(growth, float64(n-10))
+	return est/rate <= left.Seconds()
+}

@@ -1,0 +1,322 @@
+package search
+
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// Empties at which the exact solver changes technique.
+const (
+	endShallow = 6 // at most this many empties: parity order, no table
+	endTable   = 9 // at least this many: transposition table
+)
+
+// stabilityThreshold[n] is the alpha from which a stability cutoff is tried
+// at n empties (Edax's table): below it the bound cannot cut.
+var stabilityThreshold = [...]int{99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64}
+
+// solve8 returns the exact final score of p to move (discs, the mode's
+// scoring), fail-soft within (alpha, beta). passed reports that the
+// previous move was a pass.
+func (t *thread) solve8(p, o uint64, alpha, beta int, passed bool) int {
+	empty := ^(p | o)
+	switch n := pc(empty); {
+	case n == 0:
+		t.nodes++
+		return t.fullScore8(p)
+	case n == 1:
+		t.nodes++
+		return t.solve1(p, o, bits.TrailingZeros64(empty))
+	case n == 2:
+		return t.solve2(p, o, alpha, beta, passed, empty)
+	case n == 3:
+		return t.solve3(p, o, alpha, beta, passed, empty)
+	case n == 4:
+		return t.solve4(p, o, alpha, beta, passed, empty)
+	case n <= endShallow:
+		return t.solveShallow(p, o, alpha, beta, passed, empty)
+	default:
+		return t.solveDeep(p, o, alpha, beta, passed, n)
+	}
+}
+
+// solve1 is the score with one empty square sq left.
+func (t *thread) solve1(p, o uint64, sq int) int {
+	if f := othello.Flips8(p, o, sq); f != 0 {
+		return t.fullScore8(p | f | 1<<uint(sq))
+	}
+	if f := othello.Flips8(o, p, sq); f != 0 {
+		return t.fullScore8(p &^ f)
+	}
+	return t.endScore8(p, o)
+}
+
+// solve2 is the score with the two empties of empty left.
+func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
+	t.nodes++
+	x1 := bits.TrailingZeros64(empty)
+	x2 := bits.TrailingZeros64(empty & (empty - 1))
+	best := -inf
+	if f := othello.Flips8(p, o, x1); f != 0 {
+		t.nodes++
+		best = -t.solve1(o&^f, p|f|1<<uint(x1), x2)
+		if best >= beta {
+			return best
+		}
+	}
+	if f := othello.Flips8(p, o, x2); f != 0 {
+		t.nodes++
+		if v := -t.solve1(o&^f, p|f|1<<uint(x2), x1); v > best {
+			best = v
+		}
+	}
+	if best == -inf {
+		if passed {
+			return t.endScore8(p, o)
+		}
+		return -t.solve2(o, p, -beta, -alpha, true, empty)
+	}
+	return best
+}
+
+// solve3 is the score with the three empties of empty left.
+func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
+	t.nodes++
+	best := -inf
+	for e := empty; e != 0; e &= e - 1 {
+		sq := bits.TrailingZeros64(e)
+		f := othello.Flips8(p, o, sq)
+		if f == 0 {
+			continue
+		}
+		b := uint64(1) << uint(sq)
+		v := -t.solve2(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b)
+		if v > best {
+			best = v
+			if v >= beta {
+				return v
+			}
+		}
+	}
+	if best == -inf {
+		if passed {
+			return t.endScore8(p, o)
+		}
+		return -t.solve3(o, p, -beta, -alpha, true, empty)
+	}
+	return best
+}
+
+// solve4 is the score with the four empties of empty left, trying first the
+// empties of quadrants with an odd number of them.
+func (t *thread) solve4(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	best := -inf
+	odd := oddQuadrants8(empty)
+	for pass := 0; pass < 2; pass++ {
+		e := empty & odd
+		if pass == 1 {
+			e = empty &^ odd
+		}
+		for ; e != 0; e &= e - 1 {
+			sq := bits.TrailingZeros64(e)
+			f := othello.Flips8(p, o, sq)
+			if f == 0 {
+				continue
+			}
+			b := uint64(1) << uint(sq)
+			v := -t.solve3(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b)
+			if v > best {
+				best = v
+				if v >= beta {
+					return v
+				}
+			}
+		}
+	}
+	if best == -inf {
+		if passed {
+			return t.endScore8(p, o)
+		}
+		return -t.solve4(o, p, -beta, -alpha, true, empty)
+	}
+	return best
+}
+
+// solveShallow searches 5 to endShallow empties in parity order, without
+// the table.
+func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	best := -inf
+	odd := oddQuadrants8(empty)
+	for pass := 0; pass < 2; pass++ {
+		e := empty & odd
+		if pass == 1 {
+			e = empty &^ odd
+		}
+		for ; e != 0; e &= e - 1 {
+			sq := bits.TrailingZeros64(e)
+			f := othello.Flips8(p, o, sq)
+			if f == 0 {
+				continue
+			}
+			b := uint64(1) << uint(sq)
+			v := -t.solve8(o&^f, p|f|b, -beta, -max(alpha, best), false)
+			if t.aborted {
+				return 0
+			}
+			if v > best {
+				best = v
+				if v >= beta {
+					return v
+				}
+			}
+		}
+	}
+	if best == -inf {
+		if passed {
+			return t.endScore8(p, o)
+		}
+		return -t.solve8(o, p, -beta, -alpha, true)
+	}
+	return best
+}
+
+// move8 is a move in a move list: the square, the discs it flips and its
+// ordering key (higher first).
+type move8 struct {
+	flips uint64
+	sq    int
+	key   int
+}
+
+// pickBest moves the highest-keyed move of list[i:] to position i.
+func pickBest(list []move8, i int) {
+	b := i
+	for j := i + 1; j < len(list); j++ {
+		if list[j].key > list[b].key {
+			b = j
+		}
+	}
+	list[i], list[b] = list[b], list[i]
+}
+
+// solveDeep searches positions with more than endShallow empties: stability
+// cutoff, table, fastest-first order (fewest replies first, corners
+// weighing double), PVS.
+func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int {
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	moves := othello.Legal8(p, o)
+	if moves == 0 {
+		if passed {
+			return t.endScore8(p, o)
+		}
+		if othello.Legal8(o, p) == 0 {
+			return t.endScore8(p, o)
+		}
+		return -t.solveDeep(o, p, -beta, -alpha, true, n)
+	}
+	// Stability: the opponent's stable discs (in anti the player's own)
+	// bound the score from above.
+	if alpha >= stabilityThreshold[n] {
+		var s uint64
+		if t.anti {
+			s = eval.Stable8(p, o)
+		} else {
+			s = eval.Stable8(o, p)
+		}
+		if up := 64 - 2*pc(s); up <= alpha {
+			return up
+		}
+	}
+	var key uint64
+	ttMove := -1
+	if n >= endTable {
+		key = hash8(p, o, t.salt)
+		if e, ok := t.tt.probe(key); ok {
+			if e.kind == kindEnd {
+				if e.lower >= beta {
+					return e.lower
+				}
+				if e.upper <= alpha {
+					return e.upper
+				}
+				if e.lower == e.upper {
+					return e.lower
+				}
+				alpha = max(alpha, e.lower)
+				beta = min(beta, e.upper)
+			}
+			ttMove = e.move
+		}
+	}
+	var buf [34]move8
+	list := buf[:0]
+	empty := ^(p | o)
+	odd := oddQuadrants8(empty)
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		b := uint64(1) << uint(sq)
+		f := othello.Flips8(p, o, sq)
+		var k int
+		if sq == ttMove {
+			k = 1 << 20
+		} else {
+			np, no := p|f|b, o&^f
+			r := othello.Legal8(no, np)
+			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)
+			if odd&b != 0 {
+				k += 4
+			}
+		}
+		list = append(list, move8{flips: f, sq: sq, key: k})
+	}
+	best, bestMove := -inf, -1
+	for i := range list {
+		pickBest(list, i)
+		mv := &list[i]
+		b := uint64(1) << uint(mv.sq)
+		np, no := p|mv.flips|b, o&^mv.flips
+		lo := max(alpha, best)
+		var v int
+		if i == 0 || beta-lo <= 1 {
+			v = -t.solve8(no, np, -beta, -lo, false)
+		} else {
+			v = -t.solve8(no, np, -lo-1, -lo, false)
+			if v > lo && v < beta && !t.aborted {
+				v = -t.solve8(no, np, -beta, -v, false)
+			}
+		}
+		if t.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, mv.sq
+			if v >= beta {
+				break
+			}
+		}
+	}
+	if n >= endTable {
+		e := entry{lower: -64, upper: 64, move: bestMove, depth: n, kind: kindEnd}
+		if best > alpha {
+			e.lower = best
+		}
+		if best < beta {
+			e.upper = best
+		}
+		t.tt.store(key, e)
+	}
+	return best
+}

@@ -1,0 +1,174 @@
+package search
+
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// midSolve is the number of empties from which a midgame search that
+// reaches the end of the game calls the exact solver instead.
+const midSolve = 12
+
+// capsFree is the placements-left figure of modes without reversi's cap.
+const capsFree = 99
+
+// legal8 returns the moves of p, none when p may place no more discs.
+func legal8(p, o uint64, pl int) uint64 {
+	if pl <= 0 {
+		return 0
+	}
+	return othello.Legal8(p, o)
+}
+
+// key8 is the table key of an 8×8 position with n empties and its
+// placements left. The counts are left out when the cap cannot bind (every
+// mode but reversi, and reversi when both colours may fill the board), so
+// that midgame and solver entries of one position meet.
+func (t *thread) key8(p, o uint64, pl, ol, n int) uint64 {
+	if pl >= n && ol >= n {
+		return hash8(p, o, t.salt)
+	}
+	return hash8(p, o, t.salt+uint64(pl)<<8+uint64(ol)+1<<20)
+}
+
+// floorDiv and ceilDiv convert eval-unit bounds to disc bounds.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int) int { return -floorDiv(-a, b) }
+
+// exact8 solves p to move exactly and returns discs, routing reversi
+// positions whose cap can still bind to the capped solver.
+func (t *thread) exact8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
+	n := 64 - pc(p|o)
+	if pl < n || ol < n {
+		return t.solveCap8(p, o, pl, ol, alpha, beta, passed)
+	}
+	return t.solve8(p, o, alpha, beta, passed)
+}
+
+// mid8 is the midgame search: a fail-soft PVS to depth plies in evaluation
+// units, with the table, internal iterative deepening for a first move,
+// and a move order by shallow evaluation. Near the end it hands over to the
+// exact solver.
+func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) int {
+	empty := ^(p | o)
+	n := pc(empty)
+	if depth >= n && n <= midSolve {
+		v := t.exact8(p, o, pl, ol, floorDiv(alpha, eval.Disc), ceilDiv(beta, eval.Disc), passed)
+		return v * eval.Disc
+	}
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	if depth <= 0 {
+		return t.ev8.Score8(p, o, pl, ol)
+	}
+	moves := legal8(p, o, pl)
+	if moves == 0 {
+		if passed || legal8(o, p, ol) == 0 {
+			return t.endScore8(p, o) * eval.Disc
+		}
+		return -t.mid8(o, p, ol, pl, depth, -beta, -alpha, true)
+	}
+	key := t.key8(p, o, pl, ol, n)
+	ttMove := -1
+	if e, ok := t.tt.probe(key); ok {
+		lo, hi, usable := e.lower, e.upper, false
+		switch {
+		case e.kind == kindEnd:
+			lo, hi, usable = lo*eval.Disc, hi*eval.Disc, true
+		case e.kind == kindMid && e.depth >= depth:
+			usable = true
+		}
+		if usable {
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+			alpha, beta = max(alpha, lo), min(beta, hi)
+		}
+		ttMove = e.move
+	}
+	if ttMove < 0 && depth >= 5 {
+		// Internal iterative deepening: a shallower search finds a first
+		// move for the table.
+		t.mid8(p, o, pl, ol, depth-3, alpha, beta, passed)
+		if t.aborted {
+			return 0
+		}
+		if e, ok := t.tt.probe(key); ok {
+			ttMove = e.move
+		}
+	}
+	var buf [34]move8
+	list := buf[:0]
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		b := uint64(1) << uint(sq)
+		f := othello.Flips8(p, o, sq)
+		var k int
+		switch {
+		case sq == ttMove:
+			k = 1 << 24
+		case depth >= 3:
+			k = -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)
+		default:
+			np, no := p|f|b, o&^f
+			r := othello.Legal8(no, np)
+			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)
+			if b&corners8 != 0 {
+				k += 32
+			}
+		}
+		list = append(list, move8{flips: f, sq: sq, key: k})
+	}
+	best, bestMove := -inf, -1
+	for i := range list {
+		pickBest(list, i)
+		mv := &list[i]
+		b := uint64(1) << uint(mv.sq)
+		np, no := p|mv.flips|b, o&^mv.flips
+		lo := max(alpha, best)
+		var v int
+		if i == 0 || beta-lo <= 1 {
+			v = -t.mid8(no, np, ol, pl-1, depth-1, -beta, -lo, false)
+		} else {
+			v = -t.mid8(no, np, ol, pl-1, depth-1, -lo-1, -lo, false)
+			if v > lo && v < beta && !t.aborted {
+				v = -t.mid8(no, np, ol, pl-1, depth-1, -beta, -v, false)
+			}
+		}
+		if t.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, mv.sq
+			if v >= beta {
+				break
+			}
+		}
+	}
+	e := entry{lower: -inf, upper: inf, move: bestMove, depth: depth, kind: kindMid}
+	if best > alpha {
+		e.lower = best
+	}
+	if best < beta {
+		e.upper = best
+	}
+	t.tt.store(key, e)
+	return best
+}

@@ -1,0 +1,220 @@
+package search
+
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// rootMove is a move at the root with the score of its last search.
+type rootMove struct {
+	sq    int
+	flips uint64
+	score int
+}
+
+// rootMoves8 lists the moves of p, best first by a shallow evaluation.
+func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove {
+	var list []rootMove
+	for m := legal8(p, o, pl); m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := othello.Flips8(p, o, sq)
+		b := uint64(1) << uint(sq)
+		list = append(list, rootMove{sq: sq, flips: f, score: -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)})
+	}
+	sortRoot(list)
+	return list
+}
+
+// sortRoot orders root moves by score, best first, keeping the order of
+// equal scores (insertion sort: lists are short).
+func sortRoot(list []rootMove) {
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && list[j].score > list[j-1].score; j-- {
+			list[j], list[j-1] = list[j-1], list[j]
+		}
+	}
+}
+
+// rotate turns helper threads' root lists so that they start on different
+// moves than the main thread (Lazy SMP diversity).
+func rotate(list []rootMove, id int) {
+	if id == 0 || len(list) < 3 {
+		return
+	}
+	k := 1 + (id-1)%(len(list)-1)
+	rest := append([]rootMove(nil), list[1:]...)
+	for i := range rest {
+		list[1+i] = rest[(i+k-1)%len(rest)]
+	}
+}
+
+// iterate8 is the midgame iterative deepening with aspiration windows. The
+// main thread publishes each finished depth; helpers search odd depths one
+// deeper and only fill the table.
+func (t *thread) iterate8(p, o uint64, pl, ol, maxDepth int) {
+	j := t.job
+	list := t.rootMoves8(p, o, pl, ol)
+	if len(list) == 0 {
+		return
+	}
+	n := 64 - pc(p|o)
+	if maxDepth <= 0 || maxDepth > n {
+		maxDepth = n
+	}
+	rotate(list, t.id)
+	score := list[0].score
+	start := 1 + t.id%2
+	for d := start; d <= maxDepth; d++ {
+		if t.id == 0 && d > start && j.elapsed() > j.soft {
+			return
+		}
+		w := 3 * eval.Disc
+		lo, hi := score-w, score+w
+		if d <= 2 {
+			lo, hi = -inf, inf
+		}
+		for {
+			v := t.root8(list, p, o, pl, ol, d, lo, hi)
+			if t.aborted {
+				return
+			}
+			score = v
+			if v <= lo && lo > -inf {
+				lo, w = max(-inf, v-2*w), 2*w
+				continue
+			}
+			if v >= hi && hi < inf {
+				hi, w = min(inf, v+2*w), 2*w
+				continue
+			}
+			break
+		}
+		if t.id == 0 {
+			exact := d >= n
+			sc := score
+			j.publish(outcome{move: list[0].sq, score: sc, depth: d, exact: exact, pv: t.pv8(p, o, pl, ol, list[0].sq, d)})
+			if exact {
+				return
+			}
+		}
+	}
+}
+
+// root8 searches the root moves to depth d within (alpha, beta) by PVS and
+// moves the best to the front of list.
+func (t *thread) root8(list []rootMove, p, o uint64, pl, ol, d, alpha, beta int) int {
+	best, bi := -inf, 0
+	for i := range list {
+		mv := &list[i]
+		b := uint64(1) << uint(mv.sq)
+		np, no := p|mv.flips|b, o&^mv.flips
+		lo := max(alpha, best)
+		var v int
+		if i == 0 {
+			v = -t.mid8(no, np, ol, pl-1, d-1, -beta, -lo, false)
+		} else {
+			v = -t.mid8(no, np, ol, pl-1, d-1, -lo-1, -lo, false)
+			if v > lo && v < beta && !t.aborted {
+				v = -t.mid8(no, np, ol, pl-1, d-1, -beta, -v, false)
+			}
+		}
+		if t.aborted {
+			return best
+		}
+		mv.score = v
+		if i > 0 && v <= lo {
+			mv.score = -inf + i // keep the previous order among the refuted
+		}
+		if v > best {
+			best, bi = v, i
+			if i > 0 && t.id == 0 && v > alpha {
+				t.job.publishMove(mv.sq, v)
+			}
+			if v >= beta {
+				break
+			}
+		}
+	}
+	if bi > 0 {
+		m := list[bi]
+		copy(list[1:bi+1], list[:bi])
+		list[0] = m
+	}
+	return best
+}
+
+// solveRoot8 solves the root exactly (discs) and publishes the result
+// unless the phase ends first. first, when a root move, is searched first.
+func (t *thread) solveRoot8(p, o uint64, pl, ol, first int) {
+	list := t.rootMoves8(p, o, pl, ol)
+	if len(list) == 0 {
+		return
+	}
+	for i := range list {
+		if list[i].sq == first {
+			m := list[i]
+			copy(list[1:i+1], list[:i])
+			list[0] = m
+		}
+	}
+	rotate(list, t.id)
+	alpha, beta := -65, 65
+	best, bi := -inf, 0
+	for i := range list {
+		mv := &list[i]
+		b := uint64(1) << uint(mv.sq)
+		np, no := p|mv.flips|b, o&^mv.flips
+		lo := max(alpha, best)
+		var v int
+		if i == 0 {
+			v = -t.exact8(no, np, ol, pl-1, -beta, -lo, false)
+		} else {
+			v = -t.exact8(no, np, ol, pl-1, -lo-1, -lo, false)
+			if v > lo && v < beta && !t.aborted {
+				v = -t.exact8(no, np, ol, pl-1, -beta, -v, false)
+			}
+		}
+		if t.aborted {
+			return
+		}
+		if v > best {
+			best, bi = v, i
+		}
+	}
+	j := t.job
+	if j.phase.Swap(true) {
+		return // another thread finished first
+	}
+	n := 64 - pc(p|o)
+	mv := list[bi].sq
+	j.publish(outcome{move: mv, score: best * eval.Disc, depth: n, exact: true, pv: t.pv8(p, o, pl, ol, mv, n)})
+}
+
+// pv8 follows the table's best moves from the root move first.
+func (t *thread) pv8(p, o uint64, pl, ol, first, maxLen int) []int {
+	pv := []int{first}
+	mv := first
+	for len(pv) < maxLen {
+		b := uint64(1) << uint(mv)
+		f := othello.Flips8(p, o, mv)
+		p, o = o&^f, p|f|b
+		pl, ol = ol, pl-1
+		n := 64 - pc(p|o)
+		if legal8(p, o, pl) == 0 {
+			if legal8(o, p, ol) == 0 {
+				break
+			}
+			pv = append(pv, othello.Pass)
+			p, o, pl, ol = o, p, ol, pl
+		}
+		e, ok := t.tt.probe(t.key8(p, o, pl, ol, n))
+		if !ok || e.move < 0 || e.move > 63 || legal8(p, o, pl)&(1<<uint(e.move)) == 0 {
+			break
+		}
+		mv = e.move
+		pv = append(pv, mv)
+	}
+	return pv
+}

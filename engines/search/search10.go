@@ -1,0 +1,454 @@
+package search
+
+import (
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// The 10×10 modes (grand, octagon) use this generic path on othello.Bits:
+// the same algorithms as the 8×8 code (PVS, table, iterative deepening,
+// exact solver with fastest-first order) without its size-specific tricks.
+
+// midSolve10 is the number of empties from which a 10×10 midgame search that
+// reaches the end calls the exact solver.
+const midSolve10 = 10
+
+// move10 is a 10×10 move in a move list.
+type move10 struct {
+	flips othello.Bits
+	sq    int
+	key   int
+}
+
+func pickBest10(list []move10, i int) {
+	b := i
+	for j := i + 1; j < len(list); j++ {
+		if list[j].key > list[b].key {
+			b = j
+		}
+	}
+	list[i], list[b] = list[b], list[i]
+}
+
+// play10 returns the position after p plays sq flipping f, from the
+// opponent's side: (new player, new opponent).
+func play10(p, o othello.Bits, sq int, f othello.Bits) (othello.Bits, othello.Bits) {
+	f = f.Or(othello.Bit(sq))
+	return o.AndNot(f), p.Or(f)
+}
+
+func (t *thread) key10(p, o othello.Bits) uint64 {
+	return hash10(p.Lo, p.Hi, o.Lo, o.Hi, t.salt)
+}
+
+// endScore10 is the final score for p of a finished 10×10 game.
+func (t *thread) endScore10(p, o othello.Bits, empties int) int {
+	d := p.Count() - o.Count()
+	if t.toWinner {
+		if d > 0 {
+			d += empties
+		} else if d < 0 {
+			d -= empties
+		}
+	}
+	return d
+}
+
+// empties10 returns the number of empty playable squares.
+func (t *thread) empties10(p, o othello.Bits) int {
+	return 100 - t.blocked.Count() - p.Count() - o.Count()
+}
+
+// moveList10 fills buf with the moves of p ordered for the search:
+// the table move, then fewest replies (corners double).
+func (t *thread) moveList10(buf []move10, p, o, moves othello.Bits, ttMove int, byEval bool) []move10 {
+	list := buf[:0]
+	for m := moves; !m.IsZero(); {
+		sq := m.First()
+		m = m.AndNot(othello.Bit(sq))
+		f := othello.Flips10(p, o, sq)
+		k := 0
+		switch {
+		case sq == ttMove:
+			k = 1 << 24
+		case byEval:
+			np, no := play10(p, o, sq, f)
+			k = -t.ev10.Score10(np, no)
+		default:
+			np, no := play10(p, o, sq, f)
+			k = -othello.Legal10(np, no, t.blocked).Count() << 4
+		}
+		list = append(list, move10{flips: f, sq: sq, key: k})
+	}
+	return list
+}
+
+// probe10 applies a table entry: it returns a cutoff score and true, or the
+// narrowed window and the entry's move.
+func probeWindow(e entry, scale, depth, alpha, beta int) (int, int, int, bool) {
+	lo, hi := e.lower, e.upper
+	switch {
+	case e.kind == kindEnd:
+		lo, hi = lo*scale, hi*scale
+	case e.kind == kindMid && e.depth >= depth && scale == eval.Disc:
+	default:
+		return alpha, beta, 0, false
+	}
+	if lo >= beta {
+		return alpha, beta, lo, true
+	}
+	if hi <= alpha {
+		return alpha, beta, hi, true
+	}
+	if lo == hi {
+		return alpha, beta, lo, true
+	}
+	return max(alpha, lo), min(beta, hi), 0, false
+}
+
+// solve10 is the exact 10×10 solver (discs), fail-soft in (alpha, beta).
+func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	n := t.empties10(p, o)
+	moves := othello.Legal10(p, o, t.blocked)
+	if moves.IsZero() {
+		if passed || othello.Legal10(o, p, t.blocked).IsZero() {
+			return t.endScore10(p, o, n)
+		}
+		return -t.solve10(o, p, -beta, -alpha, true)
+	}
+	useTable := n >= 8
+	var key uint64
+	ttMove := -1
+	if useTable {
+		key = t.key10(p, o)
+		if e, ok := t.tt.probe(key); ok {
+			a, b, v, cut := probeWindow(e, 1, 0, alpha, beta)
+			if cut {
+				return v
+			}
+			if e.kind == kindEnd {
+				alpha, beta = a, b
+			}
+			ttMove = e.move
+		}
+	}
+	var buf [64]move10
+	list := t.moveList10(buf[:], p, o, moves, ttMove, false)
+	best, bestMove := -inf, -1
+	for i := range list {
+		pickBest10(list, i)
+		mv := &list[i]
+		np, no := play10(p, o, mv.sq, mv.flips)
+		lo := max(alpha, best)
+		var v int
+		if i == 0 || beta-lo <= 1 {
+			v = -t.solve10(np, no, -beta, -lo, false)
+		} else {
+			v = -t.solve10(np, no, -lo-1, -lo, false)
+			if v > lo && v < beta && !t.aborted {
+				v = -t.solve10(np, no, -beta, -v, false)
+			}
+		}
+		if t.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, mv.sq
+			if v >= beta {
+				break
+			}
+		}
+	}
+	if useTable {
+		e := entry{lower: -100, upper: 100, move: bestMove, depth: n, kind: kindEnd}
+		if best > alpha {
+			e.lower = best
+		}
+		if best < beta {
+			e.upper = best
+		}
+		t.tt.store(key, e)
+	}
+	return best
+}
+
+// mid10 is the 10×10 midgame PVS in evaluation units.
+func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) int {
+	n := t.empties10(p, o)
+	if depth >= n && n <= midSolve10 {
+		return t.solve10(p, o, floorDiv(alpha, eval.Disc), ceilDiv(beta, eval.Disc), passed) * eval.Disc
+	}
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	if depth <= 0 {
+		return t.ev10.Score10(p, o)
+	}
+	moves := othello.Legal10(p, o, t.blocked)
+	if moves.IsZero() {
+		if passed || othello.Legal10(o, p, t.blocked).IsZero() {
+			return t.endScore10(p, o, n) * eval.Disc
+		}
+		return -t.mid10(o, p, depth, -beta, -alpha, true)
+	}
+	key := t.key10(p, o)
+	ttMove := -1
+	if e, ok := t.tt.probe(key); ok {
+		a, b, v, cut := probeWindow(e, eval.Disc, depth, alpha, beta)
+		if cut {
+			return v
+		}
+		alpha, beta = a, b
+		ttMove = e.move
+	}
+	if ttMove < 0 && depth >= 5 {
+		t.mid10(p, o, depth-3, alpha, beta, passed)
+		if t.aborted {
+			return 0
+		}
+		if e, ok := t.tt.probe(key); ok {
+			ttMove = e.move
+		}
+	}
+	var buf [64]move10
+	list := t.moveList10(buf[:], p, o, moves, ttMove, depth >= 3)
+	best, bestMove := -inf, -1
+	for i := range list {
+		pickBest10(list, i)
+		mv := &list[i]
+		np, no := play10(p, o, mv.sq, mv.flips)
+		lo := max(alpha, best)
+		var v int
+		if i == 0 || beta-lo <= 1 {
+			v = -t.mid10(np, no, depth-1, -beta, -lo, false)
+		} else {
+			v = -t.mid10(np, no, depth-1, -lo-1, -lo, false)
+			if v > lo && v < beta && !t.aborted {
+				v = -t.mid10(np, no, depth-1, -beta, -v, false)
+			}
+		}
+		if t.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, mv.sq
+			if v >= beta {
+				break
+			}
+		}
+	}
+	e := entry{lower: -inf, upper: inf, move: bestMove, depth: depth, kind: kindMid}
+	if best > alpha {
+		e.lower = best
+	}
+	if best < beta {
+		e.upper = best
+	}
+	t.tt.store(key, e)
+	return best
+}
+
+// rootMove10 is a 10×10 root move with its last score.
+type rootMove10 struct {
+	sq    int
+	flips othello.Bits
+	score int
+}
+
+func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
+	var list []rootMove10
+	moves := othello.Legal10(p, o, t.blocked)
+	for m := moves; !m.IsZero(); {
+		sq := m.First()
+		m = m.AndNot(othello.Bit(sq))
+		f := othello.Flips10(p, o, sq)
+		np, no := play10(p, o, sq, f)
+		list = append(list, rootMove10{sq: sq, flips: f, score: -t.ev10.Score10(np, no)})
+	}
+	for i := 1; i < len(list); i++ {
+		for k := i; k > 0 && list[k].score > list[k-1].score; k-- {
+			list[k], list[k-1] = list[k-1], list[k]
+		}
+	}
+	if t.id > 0 && len(list) >= 3 {
+		k := 1 + (t.id-1)%(len(list)-1)
+		rest := append([]rootMove10(nil), list[1:]...)
+		for i := range rest {
+			list[1+i] = rest[(i+k-1)%len(rest)]
+		}
+	}
+	return list
+}
+
+// root10 searches the root moves by PVS to depth d (exact: by the solver, in
+// discs) and moves the best to the front.
+func (t *thread) root10(list []rootMove10, p, o othello.Bits, d, alpha, beta int, exact bool) int {
+	child := func(np, no othello.Bits, a, b int) int {
+		if exact {
+			return t.solve10(np, no, a, b, false)
+		}
+		return t.mid10(np, no, d-1, a, b, false)
+	}
+	best, bi := -inf, 0
+	for i := range list {
+		mv := &list[i]
+		np, no := play10(p, o, mv.sq, mv.flips)
+		lo := max(alpha, best)
+		var v int
+		if i == 0 {
+			v = -child(np, no, -beta, -lo)
+		} else {
+			v = -child(np, no, -lo-1, -lo)
+			if v > lo && v < beta && !t.aborted {
+				v = -child(np, no, -beta, -v)
+			}
+		}
+		if t.aborted {
+			return best
+		}
+		mv.score = v
+		if v > best {
+			best, bi = v, i
+			if i > 0 && t.id == 0 && v > alpha && !exact {
+				t.job.publishMove(mv.sq, v)
+			}
+			if v >= beta {
+				break
+			}
+		}
+	}
+	if bi > 0 {
+		m := list[bi]
+		copy(list[1:bi+1], list[:bi])
+		list[0] = m
+	}
+	return best
+}
+
+// iterate10 is the 10×10 iterative deepening with aspiration windows.
+func (t *thread) iterate10(p, o othello.Bits, maxDepth int) {
+	j := t.job
+	list := t.rootMoves10(p, o)
+	if len(list) == 0 {
+		return
+	}
+	n := t.empties10(p, o)
+	if maxDepth <= 0 || maxDepth > n {
+		maxDepth = n
+	}
+	score := list[0].score
+	start := 1 + t.id%2
+	for d := start; d <= maxDepth; d++ {
+		if t.id == 0 && d > start && j.elapsed() > j.soft {
+			return
+		}
+		w := 3 * eval.Disc
+		lo, hi := score-w, score+w
+		if d <= 2 {
+			lo, hi = -inf, inf
+		}
+		for {
+			v := t.root10(list, p, o, d, lo, hi, false)
+			if t.aborted {
+				return
+			}
+			score = v
+			if v <= lo && lo > -inf {
+				lo, w = max(-inf, v-2*w), 2*w
+				continue
+			}
+			if v >= hi && hi < inf {
+				hi, w = min(inf, v+2*w), 2*w
+				continue
+			}
+			break
+		}
+		if t.id == 0 {
+			j.publish(outcome{move: list[0].sq, score: score, depth: d, exact: d >= n, pv: t.pv10(p, o, list[0].sq, d)})
+			if d >= n {
+				return
+			}
+		}
+	}
+}
+
+// solveRoot10 solves a 10×10 root exactly and publishes the result unless
+// another thread finished first.
+func (t *thread) solveRoot10(p, o othello.Bits, first int) {
+	list := t.rootMoves10(p, o)
+	if len(list) == 0 {
+		return
+	}
+	for i := range list {
+		if list[i].sq == first && t.id == 0 {
+			m := list[i]
+			copy(list[1:i+1], list[:i])
+			list[0] = m
+		}
+	}
+	v := t.root10(list, p, o, 0, -101, 101, true)
+	if t.aborted || t.job.phase.Swap(true) {
+		return
+	}
+	n := t.empties10(p, o)
+	t.job.publish(outcome{move: list[0].sq, score: v * eval.Disc, depth: n, exact: true, pv: t.pv10(p, o, list[0].sq, n)})
+}
+
+// pv10 follows the table's best moves from the root move first.
+func (t *thread) pv10(p, o othello.Bits, first, maxLen int) []int {
+	pv := []int{first}
+	mv := first
+	for len(pv) < maxLen {
+		p, o = play10(p, o, mv, othello.Flips10(p, o, mv))
+		moves := othello.Legal10(p, o, t.blocked)
+		if moves.IsZero() {
+			if othello.Legal10(o, p, t.blocked).IsZero() {
+				break
+			}
+			pv = append(pv, othello.Pass)
+			p, o = o, p
+			moves = othello.Legal10(p, o, t.blocked)
+		}
+		e, ok := t.tt.probe(t.key10(p, o))
+		if !ok || e.move < 0 || !moves.Has(e.move) {
+			break
+		}
+		mv = e.move
+		pv = append(pv, mv)
+	}
+	return pv
+}
+
+// search10 searches a 10×10 position.
+func (e *Engine) search10(j *job, threads []*thread, pos othello.Position, pl plan) {
+	p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+	n := pos.Empties().Count()
+	if pl.exact {
+		runPhase(j, threads, func(t *thread) { t.solveRoot10(p, o, -1) })
+		return
+	}
+	solve := pl.trySolve && n <= 24
+	if solve {
+		j.soft = min(pl.soft, pl.hard/8)
+	}
+	runPhase(j, threads, func(t *thread) { t.iterate10(p, o, pl.maxDepth) })
+	mid := j.result()
+	if !solve || mid.exact || j.stop.Load() {
+		return
+	}
+	var nodes uint64
+	for _, t := range threads {
+		nodes += t.nodes
+	}
+	if !solveFits(n, nodes, j.elapsed(), pl.hard-j.elapsed(), 10) {
+		j.soft = pl.soft
+		runPhase(j, threads, func(t *thread) { t.iterate10(p, o, pl.maxDepth) })
+		return
+	}
+	runPhase(j, threads, func(t *thread) { t.solveRoot10(p, o, mid.move) })
+}

@@ -1,0 +1,128 @@
+package search
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// Kinds of table entries: a midgame bound in eval units at a depth, or an
+// exact-solver bound in discs.
+const (
+	kindMid = 1
+	kindEnd = 2
+)
+
+// noMove marks an entry without a best move.
+const noMove = 0xFF
+
+// table is the transposition table shared by every thread of an engine. An
+// entry is two words, the key XORed with the data and the data, written and
+// read with atomic operations: a torn entry (one word from one write, one
+// from another) fails the key check and reads as a miss, so no lock is
+// needed. Buckets hold two entries: the first keeps the deepest result, the
+// second is always replaced.
+type table struct {
+	words []atomic.Uint64
+	mask  uint64 // bucket index mask
+}
+
+// newTable returns a table of about mb MiB (at least 1 MiB worth of buckets).
+func newTable(mb int) *table {
+	if mb < 1 {
+		mb = 1
+	}
+	buckets := uint64(mb) << 20 / 32
+	// Round down to a power of two.
+	buckets = 1 << (63 - bits.LeadingZeros64(buckets))
+	return &table{words: make([]atomic.Uint64, buckets*4), mask: buckets - 1}
+}
+
+// entry is a decoded table entry.
+type entry struct {
+	lower, upper int
+	move         int
+	depth        int
+	kind         int
+}
+
+// pack encodes an entry in one word: lower and upper as int16, the move, the
+// depth and the kind in a byte each.
+func pack(e entry) uint64 {
+	return uint64(uint16(int16(e.lower))) | uint64(uint16(int16(e.upper)))<<16 |
+		uint64(uint8(e.move))<<32 | uint64(uint8(e.depth))<<40 | uint64(uint8(e.kind))<<48
+}
+
+func unpack(d uint64) entry {
+	mv := int(uint8(d >> 32))
+	if mv == noMove {
+		mv = -1
+	}
+	return entry{
+		lower: int(int16(uint16(d))),
+		upper: int(int16(uint16(d >> 16))),
+		move:  mv,
+		depth: int(uint8(d >> 40)),
+		kind:  int(uint8(d >> 48)),
+	}
+}
+
+// probe looks key up and reports the entry found.
+func (t *table) probe(key uint64) (entry, bool) {
+	i := (key & t.mask) * 4
+	for j := uint64(0); j < 4; j += 2 {
+		d := t.words[i+j+1].Load()
+		if t.words[i+j].Load()^d == key && d != 0 {
+			return unpack(d), true
+		}
+	}
+	return entry{}, false
+}
+
+// store records a bound for key. The first slot of the bucket keeps the
+// deeper of the old and new results; the other result goes to the second.
+func (t *table) store(key uint64, e entry) {
+	if e.move < 0 {
+		e.move = noMove
+	}
+	d := pack(e)
+	i := (key & t.mask) * 4
+	old := t.words[i+1].Load()
+	oldKey := t.words[i].Load() ^ old
+	if oldKey == key && e.kind == kindMid && int(uint8(old>>48)) == kindEnd {
+		// An exact solver's bound outlives any midgame result.
+		return
+	}
+	if oldKey == key || old == 0 || int(uint8(old>>40))+int(uint8(old>>48))*64 <= e.depth+e.kind*64 {
+		if oldKey != key && old != 0 {
+			// Keep the displaced deep entry in the second slot.
+			t.words[i+2].Store(oldKey ^ old)
+			t.words[i+3].Store(old)
+		}
+		t.words[i].Store(key ^ d)
+		t.words[i+1].Store(d)
+		return
+	}
+	t.words[i+2].Store(key ^ d)
+	t.words[i+3].Store(d)
+}
+
+// clear empties the table.
+func (t *table) clear() {
+	for i := range t.words {
+		t.words[i].Store(0)
+	}
+}
+
+// hash8 mixes an 8×8 position and a salt (mode and reversi caps) into a key.
+func hash8(p, o, salt uint64) uint64 {
+	h := p*0x9E3779B97F4A7C15 ^ bits.RotateLeft64(o*0xC2B2AE3D27D4EB4F, 29) ^ salt
+	h ^= h >> 31
+	h *= 0xD6E8FEB86659FD93
+	h ^= h >> 32
+	return h
+}
+
+// hash10 mixes a 10×10 position into a key.
+func hash10(pLo, pHi, oLo, oHi, salt uint64) uint64 {
+	return hash8(pLo^bits.RotateLeft64(pHi*0xA24BAED4963EE407, 17), oLo^bits.RotateLeft64(oHi*0x9FB21C651E98DF25, 41), salt)
+}

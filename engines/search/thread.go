@@ -1,0 +1,68 @@
+package search
+
+import (
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// inf bounds every score of the search (eval units and discs alike).
+const inf = 30000
+
+// thread is the state of one search thread. Threads of one search share the
+// table and the stop flag; everything else is private.
+type thread struct {
+	tt   *table
+	ev8  eval.Evaluator8
+	ev10 eval.Evaluator10
+	// salt mixes the mode into table keys: std and anti positions with the
+	// same discs have different values.
+	salt uint64
+	// anti scores fewer discs as better; toWinner gives the empty squares
+	// of a finished game to its winner (the FFO convention) instead of to
+	// nobody (FlipSight's).
+	anti, toWinner bool
+	// blocked is the 10×10 board's unusable squares (octagon).
+	blocked othello.Bits
+	// id is the thread's number in its search; 0 is the main thread.
+	id    int
+	nodes uint64
+	job   *job
+	// aborted is set once the stop flag has been seen; every search
+	// function returns at once afterwards and its scores mean nothing.
+	aborted bool
+}
+
+// poll checks the stop flag every 1024 nodes and reports whether to abort.
+func (t *thread) poll() bool {
+	if t.nodes&1023 == 0 && t.job.stopped() {
+		t.aborted = true
+	}
+	return t.aborted
+}
+
+// endScore8 is the final score for p of a finished 8×8 game.
+func (t *thread) endScore8(p, o uint64) int {
+	np, no := pc(p), pc(o)
+	d := np - no
+	if t.anti {
+		d = -d
+	}
+	if t.toWinner {
+		e := 64 - np - no
+		if d > 0 {
+			d += e
+		} else if d < 0 {
+			d -= e
+		}
+	}
+	return d
+}
+
+// fullScore8 is the score for p of a full 8×8 board.
+func (t *thread) fullScore8(p uint64) int {
+	d := 2*pc(p) - 64
+	if t.anti {
+		return -d
+	}
+	return d
+}
