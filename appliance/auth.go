@@ -1,0 +1,103 @@
+package appliance
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/big"
+	"net/http"
+	"os"
+	"strings"
+)
+
+// AdminUser is the HTTP Basic user name of the admin password, the same as
+// gokrazy's web UI.
+const AdminUser = "gokrazy"
+
+// DevicePasswordFiles are where gokrazy keeps its web UI password on the
+// device, in the order they are tried.
+var devicePasswordFiles = []string{"/perm/gokr-pw.txt", "/etc/gokr-pw.txt"}
+
+// DevicePasswordFiles returns gokrazy's password files, first match wins.
+func DevicePasswordFiles() []string { return append([]string(nil), devicePasswordFiles...) }
+
+// errNoPassword means no admin password is configured, so admin pages are shut.
+var errNoPassword = errors.New("no admin password is configured")
+
+// passwordSource reads the admin password from the first existing file of a
+// list at every check, so a password changed by an update applies at once.
+type passwordSource struct {
+	files []string
+}
+
+func (p passwordSource) password() (string, error) {
+	for _, f := range p.files {
+		b, err := os.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("read admin password file %s: %w", f, err)
+		}
+		if pw := strings.TrimSpace(string(b)); pw != "" {
+			return pw, nil
+		}
+	}
+	return "", errNoPassword
+}
+
+// checkBasic reports whether r carries the admin password. present says
+// whether r tried at all (an Authorization header), so that a browser's first
+// unauthenticated request is not counted as a wrong password.
+func (p passwordSource) checkBasic(r *http.Request) (ok, present bool, err error) {
+	user, pass, present := r.BasicAuth()
+	want, err := p.password()
+	if err != nil {
+		return false, present, err
+	}
+	// Compare hashes so that the comparison takes the same time whatever the lengths.
+	a := sha256.Sum256([]byte(user + "\x00" + pass))
+	b := sha256.Sum256([]byte(AdminUser + "\x00" + want))
+	return present && subtle.ConstantTimeCompare(a[:], b[:]) == 1, present, nil
+}
+
+// newPairingCode returns six random decimal digits from crypto/rand.
+func newPairingCode() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", fmt.Errorf("pairing code: %w", err)
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
+}
+
+// codeMatches compares a typed pairing code in constant time, ignoring
+// spaces and dashes people type to group digits.
+func codeMatches(typed, code string) bool {
+	typed = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' {
+			return -1
+		}
+		return r
+	}, typed)
+	if code == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(typed), []byte(code)) == 1
+}
+
+// randomPassword returns a password for a PC run without one configured.
+func randomPassword() (string, error) {
+	const letters = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := make([]byte, 16)
+	for i := range b {
+		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(letters))))
+		if err != nil {
+			return "", fmt.Errorf("random password: %w", err)
+		}
+		b[i] = letters[n.Int64()]
+	}
+	return string(b), nil
+}

@@ -1,0 +1,293 @@
+package appliance
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// fakePlatform serves on loopback; WaitForClock waits for clock when set.
+type fakePlatform struct {
+	clock chan struct{}
+}
+
+func (fakePlatform) Model() string                { return "Raspberry Pi 4 Model B Rev 1.5 (test)" }
+func (fakePlatform) PageHosts() ([]string, error) { return []string{"127.0.0.1"}, nil }
+func (p fakePlatform) WaitForClock(ctx context.Context) error {
+	if p.clock == nil {
+		return nil
+	}
+	select {
+	case <-p.clock:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// fakeChecker answers CheckToken from a table; unknown tokens are rejected.
+type fakeChecker struct {
+	mu    sync.Mutex
+	bots  map[string]BotInfo
+	err   error // returned for every token when set
+	calls int
+}
+
+func (c *fakeChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	if c.err != nil {
+		return BotInfo{}, c.err
+	}
+	if b, ok := c.bots[tok]; ok {
+		return b, nil
+	}
+	return BotInfo{}, ErrTokenRejected
+}
+
+// fakePlayer reports itself online with a scripted report, waits for its
+// context, then takes drain to "finish the move in flight".
+type fakePlayer struct {
+	mu      sync.Mutex
+	tokens  []string
+	sets    []Settings
+	rep     BotReport
+	started chan string
+	drain   time.Duration
+	hang    chan struct{} // when set, Play ignores cancellation until closed
+	drained int
+	err     error // returned at once when set
+}
+
+func newFakePlayer() *fakePlayer {
+	return &fakePlayer{started: make(chan string, 16), rep: BotReport{Online: true, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
+}
+
+func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report func(BotReport)) error {
+	p.mu.Lock()
+	p.tokens = append(p.tokens, tok)
+	p.sets = append(p.sets, s)
+	rep, err, hang := p.rep, p.err, p.hang
+	p.mu.Unlock()
+	p.started <- tok
+	if err != nil {
+		return err
+	}
+	report(rep)
+	<-ctx.Done()
+	if hang != nil {
+		<-hang
+	}
+	time.Sleep(p.drain)
+	p.mu.Lock()
+	p.drained++
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *fakePlayer) setReport(rep BotReport) {
+	p.mu.Lock()
+	p.rep = rep
+	p.mu.Unlock()
+}
+
+func (p *fakePlayer) lastSettings() Settings {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sets[len(p.sets)-1]
+}
+
+func (p *fakePlayer) waitStart(t *testing.T) string {
+	t.Helper()
+	select {
+	case tok := <-p.started:
+		return tok
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bot was not started")
+	}
+	return ""
+}
+
+// syncBuffer is a log sink safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+const testPassword = "correct horse battery"
+
+// testEnv is a running appliance on loopback.
+type testEnv struct {
+	t       *testing.T
+	a       *app
+	base    string
+	client  *http.Client
+	logs    *syncBuffer
+	player  *fakePlayer
+	checker *fakeChecker
+	cancel  context.CancelFunc
+	done    chan int
+	// bodies collects every answer body, to check the token never appears.
+	bodies *syncBuffer
+}
+
+type envOption func(*Config, *app)
+
+func startEnv(t *testing.T, opts ...envOption) *testEnv {
+	t.Helper()
+	return startEnvCtx(t, context.Background(), opts...)
+}
+
+// startEnvCtx runs the appliance until parent ends or the test stops it.
+func startEnvCtx(t *testing.T, parent context.Context, opts ...envOption) *testEnv {
+	t.Helper()
+	dir := t.TempDir()
+	pwFile := filepath.Join(dir, "gokr-pw.txt")
+	require.NoError(t, os.WriteFile(pwFile, []byte(testPassword+"\n"), 0o600))
+	logs := &syncBuffer{}
+	player := newFakePlayer()
+	checker := &fakeChecker{bots: map[string]BotInfo{
+		tokA: {ID: 9, Name: "TestBot", Rating: 1500},
+		tokB: {ID: 9, Name: "TestBot", Rating: 1500},
+	}}
+	served := make(chan string, 4)
+	cfg := Config{
+		Dir: filepath.Join(dir, "home", "flipbot"), Perm: dir, Port: -1,
+		PasswordFiles: []string{pwFile}, Platform: fakePlatform{},
+		Checker: checker, Player: player,
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Drain:  5 * time.Second, Version: "test",
+		OnServing: func(urls []string) {
+			if len(urls) > 0 {
+				served <- urls[0]
+			}
+		},
+	}
+	ctx, cancel := context.WithCancel(parent)
+	a, err := newApp(ctx, cfg)
+	require.NoError(t, err)
+	for _, o := range opts {
+		o(&a.cfg, a)
+	}
+	jar, _ := cookiejar.New(nil)
+	e := &testEnv{
+		t: t, a: a, logs: logs, player: player, checker: checker, cancel: cancel,
+		done: make(chan int, 1), bodies: &syncBuffer{},
+		client: &http.Client{Jar: jar, Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+	}
+	go func() { e.done <- a.run(ctx) }()
+	select {
+	case u := <-served:
+		e.base = strings.TrimSuffix(u, "/")
+	case <-time.After(10 * time.Second):
+		t.Fatal("pages not served")
+	}
+	t.Cleanup(func() {
+		e.stop()
+	})
+	return e
+}
+
+// stop cancels the run (SIGTERM) and returns its exit code.
+func (e *testEnv) stop() int {
+	e.cancel()
+	select {
+	case code := <-e.done:
+		e.done <- code
+		return code
+	case <-time.After(20 * time.Second):
+		e.t.Fatal("appliance did not stop")
+	}
+	return -1
+}
+
+// waitFor polls the hub until cond holds.
+func (e *testEnv) waitFor(what string, cond func(Status) bool) Status {
+	e.t.Helper()
+	c, cancel := e.a.hub.Subscribe()
+	defer cancel()
+	deadline := time.After(10 * time.Second)
+	for {
+		st := e.a.hub.Snapshot()
+		if cond(st) {
+			return st
+		}
+		select {
+		case <-c:
+		case <-deadline:
+			e.t.Fatalf("timed out waiting for %s; state %s", what, st.Kind)
+		}
+	}
+}
+
+func (e *testEnv) do(req *http.Request) (int, string, http.Header) {
+	e.t.Helper()
+	resp, err := e.client.Do(req)
+	require.NoError(e.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(e.t, err)
+	e.bodies.Write(b)
+	for k, v := range resp.Header {
+		e.bodies.Write([]byte(k + ": " + strings.Join(v, ",") + "\n"))
+	}
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func (e *testEnv) get(path string, auth bool) (int, string) {
+	req, err := http.NewRequest(http.MethodGet, e.base+path, nil)
+	require.NoError(e.t, err)
+	if auth {
+		req.SetBasicAuth(AdminUser, testPassword)
+	}
+	code, body, _ := e.do(req)
+	return code, body
+}
+
+func (e *testEnv) post(path string, form url.Values, user, pass string) (int, string, http.Header) {
+	req, err := http.NewRequest(http.MethodPost, e.base+path, strings.NewReader(form.Encode()))
+	require.NoError(e.t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if user != "" {
+		req.SetBasicAuth(user, pass)
+	}
+	return e.do(req)
+}
+
+var csrfRe = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// csrf loads path and returns its form's CSRF token.
+func (e *testEnv) csrf(path string, auth bool) string {
+	e.t.Helper()
+	code, body := e.get(path, auth)
+	require.Equal(e.t, http.StatusOK, code, body)
+	m := csrfRe.FindStringSubmatch(body)
+	require.NotNil(e.t, m, "no CSRF field on %s", path)
+	return m[1]
+}

@@ -1,0 +1,156 @@
+package appliance
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"net/url"
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/gpio"
+)
+
+// GPIOIndicators drives the LEDs and display of the gpio package from the
+// appliance's Status. Configure re-opens the hardware when the pins or the
+// display change, so new settings apply without a reboot. Safe for
+// concurrent use; the mutex guards the open Indicators.
+type GPIOIndicators struct {
+	ctx context.Context
+	log *slog.Logger
+
+	mu   sync.Mutex
+	cfg  gpio.Config
+	in   *gpio.Indicators
+	last gpio.Status
+}
+
+// NewGPIOIndicators returns indicators that open the hardware on the first
+// Configure and stop when ctx ends (call Close to release the devices).
+func NewGPIOIndicators(ctx context.Context, log *slog.Logger) *GPIOIndicators {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &GPIOIndicators{ctx: ctx, log: log}
+}
+
+// gpioConfig converts the settings to the gpio package's.
+func gpioConfig(s Settings, log *slog.Logger) gpio.Config {
+	d, err := gpio.ParseDisplay(s.Display)
+	if err != nil {
+		d = gpio.DisplayAuto
+	}
+	return gpio.Config{
+		GreenPin: s.LEDs.Online, YellowPin: s.LEDs.Game, RedPin: s.LEDs.Error,
+		I2CBus: s.I2CBus, Display: d, Log: log,
+	}
+}
+
+// Configure opens the hardware for s, closing what was open when it differs.
+func (g *GPIOIndicators) Configure(s Settings) {
+	cfg := gpioConfig(s, g.log)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.in != nil && sameHardware(g.cfg, cfg) {
+		return
+	}
+	if g.in != nil {
+		g.in.Close()
+	}
+	g.cfg = cfg
+	g.in = gpio.Open(g.ctx, cfg)
+	g.log.Info("indicators", "hardware", g.in.Hardware())
+	g.in.Show(g.last)
+}
+
+func sameHardware(a, b gpio.Config) bool {
+	return a.GreenPin == b.GreenPin && a.YellowPin == b.YellowPin && a.RedPin == b.RedPin &&
+		a.I2CBus == b.I2CBus && a.Display == b.Display
+}
+
+// Show renders st.
+func (g *GPIOIndicators) Show(st Status) {
+	gs := ToGPIOStatus(st)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.last = gs
+	if g.in != nil {
+		g.in.Show(gs)
+	}
+}
+
+// Close turns the indicators off and releases the hardware.
+func (g *GPIOIndicators) Close() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.in == nil {
+		return nil
+	}
+	err := g.in.Close()
+	g.in = nil
+	return err
+}
+
+// kindToGPIO maps the appliance's states onto the indicators'.
+var kindToGPIO = map[Kind]gpio.Kind{
+	KindStarting:       gpio.Starting,
+	KindWaitingClock:   gpio.WaitingClock,
+	KindSetupNeeded:    gpio.SetupNeeded,
+	KindConnecting:     gpio.Connecting,
+	KindOnlineIdle:     gpio.OnlineIdle,
+	KindInGame:         gpio.InGame,
+	KindTokenRejected:  gpio.TokenRejected,
+	KindNoNetwork:      gpio.NoNetwork,
+	KindStorageMissing: gpio.StorageMissing,
+	// Stopping lasts seconds; the LEDs go dark right after.
+	KindStopping: gpio.Starting,
+}
+
+// ToGPIOStatus converts a Status into what the indicators show: the
+// address to type, the pairing code while setup is needed, the bot, and
+// the first running match's legs from our side.
+func ToGPIOStatus(st Status) gpio.Status {
+	g := gpio.Status{
+		Kind:    kindToGPIO[st.Kind],
+		BotName: st.Bot.Name,
+		Rating:  int(math.Round(st.Bot.Rating)),
+		Detail:  st.Detail,
+	}
+	if len(st.Device.Addresses) > 0 {
+		g.Address = st.Device.Addresses[0]
+	}
+	if st.Kind == KindSetupNeeded || st.Kind == KindTokenRejected || st.Kind == KindStorageMissing {
+		g.PairingCode = st.PairingCode
+		g.SetupURL = setupURL(st)
+	}
+	if st.Kind == KindStorageMissing {
+		g.Detail = "/perm missing or read-only"
+	}
+	if len(st.Matches) > 0 {
+		m := st.Matches[0]
+		g.Game = gpio.Game{Opponent: m.Opponent, Mode: m.Mode}
+		for _, l := range m.Legs {
+			gl := gpio.Leg{MyTurn: l.MyTurn, Finished: l.Status != "" && l.Status != "active"}
+			if l.MyColor == 1 || l.MyColor == 2 {
+				gl.Mine, gl.Theirs = l.Discs[l.MyColor-1], l.Discs[2-l.MyColor]
+				gl.MyClock = time.Duration(l.ClocksMS[l.MyColor-1]) * time.Millisecond
+			}
+			g.Game.Legs = append(g.Game.Legs, gl)
+		}
+	}
+	return g
+}
+
+// setupURL is the page URL to show on the display: on the first address
+// people can type (the pages may be bound to loopback only on a PC).
+func setupURL(st Status) string {
+	for _, u := range st.Device.PageURLs {
+		if pu, err := url.Parse(u); err == nil && pu.Hostname() != "127.0.0.1" && pu.Hostname() != "::1" {
+			return u
+		}
+	}
+	if len(st.Device.PageURLs) > 0 {
+		return st.Device.PageURLs[0]
+	}
+	return ""
+}

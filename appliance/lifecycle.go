@@ -1,0 +1,401 @@
+package appliance
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
+// other code restarts it after a fixed second, with no backoff.
+const (
+	// ExitStopped: stopped on purpose (SIGTERM, update, reboot).
+	ExitStopped = 0
+	// ExitStayStopped: a problem no restart can fix (a wrong flag baked
+	// into the image); gokrazy leaves the service stopped.
+	ExitStayStopped = 125
+	// ExitRetry: a failure worth a restart by gokrazy; only used after
+	// retrying inside the process first.
+	ExitRetry = 1
+)
+
+// Defaults of Config.
+const (
+	DefaultPort  = 8080
+	DefaultDrain = 8 * time.Second
+	// DevicePerm is the persistent partition on gokrazy.
+	DevicePerm = "/perm"
+)
+
+// Indicators shows the appliance's state on LEDs and a display.
+// Implementations must return quickly from both methods.
+type Indicators interface {
+	// Configure applies the indicator settings (pins, display type).
+	Configure(s Settings)
+	// Show renders a new status.
+	Show(st Status)
+}
+
+// Config is what Run needs. Dir, Checker and Player are required.
+type Config struct {
+	// Dir keeps the token and the settings: $HOME on the device
+	// (/perm/home/flipbot), any directory on a PC.
+	Dir string
+	// Perm is the file system whose health and free space are shown:
+	// /perm on the device; Dir when empty.
+	Perm string
+	// Port of the pages (DefaultPort when 0; tests use -1 for "any").
+	Port int
+	// PasswordFiles hold the admin password, first existing file wins.
+	PasswordFiles []string
+	// EnvToken is FS_BOT_TOKEN; when set it wins over the stored token.
+	EnvToken string
+	// Version shown on the pages; from the build info when empty.
+	Version string
+	// EgaroucidInstalled offers Egaroucid for std on the settings page.
+	EgaroucidInstalled bool
+	// Platform is the device or PC; DefaultPlatform() when nil.
+	Platform Platform
+	// Checker checks a pasted token with a real agent_poll.
+	Checker TokenChecker
+	// Player runs the bot.
+	Player Player
+	// Indicators, when not nil, get every state change.
+	Indicators Indicators
+	// Logger for everything (slog.Default() when nil).
+	Logger *slog.Logger
+	// Drain bounds the wait for the bot to finish moves in flight on
+	// SIGTERM and on token changes (DefaultDrain when 0).
+	Drain time.Duration
+	// AddressRefresh is how often the page addresses are re-read (10 s when 0).
+	AddressRefresh time.Duration
+	// OnServing, when set, is called with the page URLs after each change
+	// of the bound addresses (used by tests to find the server).
+	OnServing func(urls []string)
+}
+
+// app is the running appliance: the handlers and the controller share it.
+type app struct {
+	cfg           Config
+	ctx           context.Context
+	log           *slog.Logger
+	hub           *Hub
+	tokens        *TokenStore
+	settingsStore *SettingsStore
+	runner        *runner
+	checker       TokenChecker
+	csrf          *csrfGuard
+	pw            passwordSource
+	codeLimit     *failureLimiter
+	pwLimit       *failureLimiter
+	tmpl          interface {
+		ExecuteTemplate(io.Writer, string, any) error
+	}
+	envToken string
+	// ops is the file system of the stores and the storage check (tests
+	// inject faults here).
+	ops fileOps
+
+	tokenMu sync.Mutex // serialises token changes
+
+	mu       sync.Mutex // guards the fields below
+	code     string
+	flash    string
+	settings Settings
+	factsAt  time.Time
+}
+
+// Limits on wrong pairing codes and passwords: 5 per client and 20 overall
+// per 10 minutes. With a million codes and a new code after 20 failures, a
+// guess succeeds with odds of 1 in 50 000 per 10 minutes.
+const (
+	failWindow    = 10 * time.Minute
+	failPerClient = 5
+	failGlobal    = 20
+)
+
+// newApp builds the appliance without starting anything.
+func newApp(ctx context.Context, cfg Config) (*app, error) {
+	if cfg.Dir == "" {
+		return nil, errors.New("appliance: no token directory")
+	}
+	if cfg.Checker == nil || cfg.Player == nil {
+		return nil, errors.New("appliance: a token checker and a player are needed")
+	}
+	if cfg.Perm == "" {
+		cfg.Perm = cfg.Dir
+	}
+	if cfg.Port == 0 {
+		cfg.Port = DefaultPort
+	}
+	if cfg.Port < 0 {
+		cfg.Port = 0
+	}
+	if cfg.Platform == nil {
+		cfg.Platform = DefaultPlatform()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Drain == 0 {
+		cfg.Drain = DefaultDrain
+	}
+	if cfg.AddressRefresh == 0 {
+		cfg.AddressRefresh = 10 * time.Second
+	}
+	if cfg.Version == "" {
+		cfg.Version = buildVersion()
+	}
+	tmpl, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	csrf, err := newCSRFGuard()
+	if err != nil {
+		return nil, err
+	}
+	hub := NewHub(nil)
+	a := &app{
+		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub,
+		tokens:        NewTokenStore(cfg.Dir),
+		settingsStore: NewSettingsStore(cfg.Dir),
+		checker:       cfg.Checker,
+		csrf:          csrf,
+		pw:            passwordSource{files: cfg.PasswordFiles},
+		codeLimit:     newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
+		pwLimit:       newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
+		tmpl:          tmpl,
+		envToken:      NormalizeToken(cfg.EnvToken),
+		ops:           osFileOps(),
+	}
+	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain)
+	return a, nil
+}
+
+// Run runs the appliance until ctx ends (SIGTERM), then drains the bot,
+// closes the pages and returns the exit code for gokrazy. Failures that
+// can pass (no network, a rejected token, a read-only /perm) never end it:
+// they are shown and retried inside the process.
+func Run(ctx context.Context, cfg Config) int {
+	a, err := newApp(ctx, cfg)
+	if err != nil {
+		logger := cfg.Logger
+		if logger == nil {
+			logger = slog.Default()
+		}
+		logger.Error("appliance cannot start", "err", err)
+		return ExitStayStopped
+	}
+	return a.run(ctx)
+}
+
+// run is Run after the set-up.
+func (a *app) run(ctx context.Context) int {
+	a.startup()
+	runCtx, stopRun := context.WithCancel(context.Background())
+	defer stopRun()
+
+	var wg sync.WaitGroup
+	if ind := a.cfg.Indicators; ind != nil {
+		ind.Configure(a.currentSettings())
+		wg.Go(func() { a.feedIndicators(runCtx, ind) })
+	}
+	pages := &pageServers{
+		handler: a.handler(), port: a.cfg.Port, hosts: a.cfg.Platform.PageHosts, log: a.log,
+		onChange: func(urls []string) {
+			a.hub.Update(func(st *Status) { st.Device.PageURLs = urls })
+			if a.cfg.OnServing != nil {
+				a.cfg.OnServing(urls)
+			}
+		},
+	}
+	pagesDone := make(chan struct{})
+	go func() {
+		pages.run(runCtx, a.cfg.AddressRefresh, 2*time.Second)
+		close(pagesDone)
+	}()
+
+	// The Pi has no RTC: TLS fails until NTP has set the clock.
+	a.hub.Update(func(st *Status) { st.Phase = PhaseWaitingClock })
+	a.log.Info("waiting for network/clock")
+	if err := a.cfg.Platform.WaitForClock(ctx); err != nil {
+		a.log.Info("stopped while waiting for the clock")
+	}
+	a.hub.Update(func(st *Status) { st.Phase = PhaseRunning })
+
+	runnerDone := make(chan struct{})
+	if ctx.Err() == nil {
+		tok, src := a.initialToken()
+		go func() {
+			a.runner.run(ctx, tok, src, a.currentSettings())
+			close(runnerDone)
+		}()
+		if src == TokenNone {
+			a.rotatePairingCode("no token yet")
+		}
+	} else {
+		close(runnerDone)
+	}
+
+	<-ctx.Done()
+	start := time.Now()
+	a.log.Info("stopping: no new matches, finishing moves in flight", "drain", a.cfg.Drain)
+	a.hub.Update(func(st *Status) { st.Phase = PhaseStopping })
+	<-runnerDone // the runner drains the bot within cfg.Drain
+	stopRun()
+	<-pagesDone
+	wg.Wait()
+	a.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond))
+	return ExitStopped
+}
+
+// startup reads storage, settings and device facts into the hub.
+func (a *app) startup() {
+	a.tokens.ops, a.settingsStore.ops = a.ops, a.ops
+	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.ops)
+	if !storage.OK {
+		a.log.Error("storage problem", "problem", storage.Problem)
+	}
+	s, err := a.settingsStore.Load()
+	if err != nil {
+		a.log.Warn("settings", "err", err)
+	}
+	if err := s.Validate(a.cfg.EgaroucidInstalled); err != nil {
+		a.log.Warn("stored settings are not valid here; using the defaults", "err", err)
+		s = DefaultSettings()
+	}
+	a.mu.Lock()
+	a.settings = s
+	a.mu.Unlock()
+	host, _ := os.Hostname()
+	a.hub.Update(func(st *Status) {
+		st.Storage = storage
+		st.Engine = s.engine()
+		st.Device = Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
+	})
+	a.refreshFacts()
+}
+
+// initialToken decides the token at start: the environment's wins, else the
+// stored one. It publishes the source.
+func (a *app) initialToken() (string, TokenSource) {
+	tok, src := "", TokenNone
+	switch stored, err := a.tokens.Load(); {
+	case a.envToken != "":
+		tok, src = a.envToken, TokenEnv
+		a.log.Info("using the token from FS_BOT_TOKEN")
+	case err == nil:
+		tok, src = stored, TokenStored
+		a.log.Info("using the saved token")
+	case errors.Is(err, ErrNoToken):
+		a.log.Info("no token saved yet")
+	default:
+		a.log.Error("saved token unusable", "err", err)
+	}
+	a.hub.Update(func(st *Status) { st.Token = src })
+	return tok, src
+}
+
+// refreshFacts updates the addresses, free space and uptimes.
+func (a *app) refreshFacts() {
+	addrs := interfaceAddrs()
+	free := freeBytes(a.cfg.Perm)
+	up := systemUptime()
+	a.hub.Update(func(st *Status) {
+		st.Device.Addresses = addrs
+		if st.Storage.OK {
+			st.Storage.FreeBytes = free
+		}
+		st.Device.SysUptimeS = int64(up / time.Second)
+	})
+}
+
+// feedIndicators shows every state change on the indicators until ctx ends.
+func (a *app) feedIndicators(ctx context.Context, ind Indicators) {
+	c, cancel := a.hub.Subscribe()
+	defer cancel()
+	ind.Show(a.hub.Snapshot())
+	for {
+		select {
+		case <-ctx.Done():
+			ind.Show(a.hub.Snapshot())
+			return
+		case <-c:
+			ind.Show(a.hub.Snapshot())
+		}
+	}
+}
+
+// buildVersion names the build: module version and VCS revision.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	parts := []string{}
+	if v != "" && v != "(devel)" {
+		parts = append(parts, v)
+	}
+	if rev != "" {
+		parts = append(parts, rev+dirty)
+	}
+	if len(parts) == 0 {
+		return "devel"
+	}
+	return strings.Join(parts, " ")
+}
+
+// NotifyStop returns a context cancelled by the first SIGTERM or SIGINT
+// (gokrazy sends SIGTERM on update and reboot); a second signal calls
+// exit(ExitRetry) at once, for an owner who does not want to wait for the
+// drain. stop releases the signals.
+func NotifyStop(parent context.Context, exit func(code int)) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	c := make(chan os.Signal, 2)
+	signal.Notify(c, syscall.SIGTERM, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-c:
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case <-c:
+			exit(ExitRetry)
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(c)
+			close(done)
+			cancel()
+		})
+	}
+}

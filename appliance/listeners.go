@@ -1,0 +1,147 @@
+package appliance
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// pageServers serves the pages on port of every host that hosts returns
+// (private interface addresses on the device), and follows address changes
+// (DHCP comes late, Wi-Fi later still) by asking again every refresh
+// period, as gokrazy's own web UI does. Binding each private address instead
+// of the wildcard keeps the pages off public addresses.
+type pageServers struct {
+	handler http.Handler
+	port    int
+	hosts   func() ([]string, error)
+	log     *slog.Logger
+	// onChange gets the URLs served after every change.
+	onChange func(urls []string)
+
+	mu      sync.Mutex // guards servers and lastErr
+	servers map[string]*boundServer
+	lastErr string
+}
+
+type boundServer struct {
+	srv *http.Server
+	url string
+}
+
+// refresh binds new hosts and closes vanished ones.
+func (p *pageServers) refresh() {
+	hosts, err := p.hosts()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.servers == nil {
+		p.servers = map[string]*boundServer{}
+	}
+	if err != nil {
+		p.logOnce("list page addresses", err)
+		return
+	}
+	changed := false
+	for h, s := range p.servers {
+		if !slices.Contains(hosts, h) {
+			s.srv.Close()
+			delete(p.servers, h)
+			changed = true
+		}
+	}
+	for _, h := range hosts {
+		if _, ok := p.servers[h]; ok {
+			continue
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(h, strconv.Itoa(p.port)))
+		if err != nil {
+			// Retried at the next refresh: the address may not be ready yet.
+			p.logOnce("listen on "+h, err)
+			continue
+		}
+		srv := &http.Server{
+			Handler:           p.handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      60 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(p.log.Handler(), slog.LevelDebug),
+		}
+		p.servers[h] = &boundServer{srv: srv, url: "http://" + ln.Addr().String() + "/"}
+		changed = true
+		p.log.Info("pages served", "url", p.servers[h].url)
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				p.log.Warn("page server stopped", "addr", ln.Addr().String(), "err", err)
+			}
+		}()
+	}
+	if changed && p.onChange != nil {
+		p.onChange(p.urlsLocked())
+	}
+}
+
+// logOnce logs an error once until it changes, so that a missing address
+// at boot does not fill gokrazy's 100-line log.
+func (p *pageServers) logOnce(what string, err error) {
+	if s := what + ": " + err.Error(); s != p.lastErr {
+		p.lastErr = s
+		p.log.Warn("pages: "+what, "err", err)
+	}
+}
+
+func (p *pageServers) urlsLocked() []string {
+	var out []string
+	for _, s := range p.servers {
+		out = append(out, s.url)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// urls returns the URLs served now.
+func (p *pageServers) urls() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.urlsLocked()
+}
+
+// run serves until ctx ends, then shuts the servers down within grace.
+func (p *pageServers) run(ctx context.Context, every, grace time.Duration) {
+	p.refresh()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			p.shutdown(grace)
+			return
+		case <-t.C:
+			p.refresh()
+		}
+	}
+}
+
+func (p *pageServers) shutdown(grace time.Duration) {
+	p.mu.Lock()
+	servers := p.servers
+	p.servers = nil
+	p.mu.Unlock()
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Go(func() {
+			if err := s.srv.Shutdown(sctx); err != nil {
+				s.srv.Close()
+			}
+		})
+	}
+	wg.Wait()
+}

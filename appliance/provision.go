@@ -1,0 +1,221 @@
+package appliance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// tokenCheckTimeout bounds the agent_poll that checks a pasted token.
+const tokenCheckTimeout = 20 * time.Second
+
+// setupNeeded reports whether the first-boot page is shown: no token in effect.
+func setupNeeded(st Status) bool { return st.Token == TokenNone }
+
+// serveSetup takes the pairing code and the token of the first-boot form.
+func (a *app) serveSetup(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if !setupNeeded(a.hub.Snapshot()) {
+		a.message(w, r, http.StatusConflict, "Already set up",
+			"This device already has a token. Change it on the token page, with the admin password.", "/token")
+		return
+	}
+	key := clientKey(r)
+	if ok, wait := a.codeLimit.allowed(key); !ok {
+		a.tooMany(w, r, wait, "pairing codes")
+		return
+	}
+	if !a.csrf.check(r) {
+		a.message(w, r, http.StatusForbidden, "Form expired", "The form was not sent by this device's page (CSRF check). Reload the page and try again.", "/")
+		return
+	}
+	if !codeMatches(r.PostFormValue("code"), a.pairingCode()) {
+		a.log.Warn("wrong pairing code", "client", key)
+		if a.codeLimit.fail(key) {
+			a.rotatePairingCode("too many wrong pairing codes")
+		}
+		a.renderSetup(w, r, http.StatusForbidden, "Wrong pairing code. Type the six digits shown on the device's display or in its log.")
+		return
+	}
+	notice, ok := a.acceptToken(r.Context(), r.PostFormValue("token"))
+	if !ok {
+		a.renderSetup(w, r, http.StatusUnprocessableEntity, notice)
+		return
+	}
+	a.setFlash(notice)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// renderSetup shows the first-boot page with an error notice ("" for none).
+// The token field is always empty: a token is never sent back.
+func (a *app) renderSetup(w http.ResponseWriter, r *http.Request, code int, notice string) {
+	a.render(w, code, "setup", pageData{
+		Title: "Set up", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r),
+		Notice: notice, NoticeClass: "error",
+	})
+}
+
+// acceptToken checks a pasted token's form, checks it with FlipSight, keeps
+// it and starts the bot with it. It returns the notice for the page and
+// whether the token was accepted. Nothing it returns or logs holds the token.
+func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
+	tok := NormalizeToken(raw)
+	if err := ValidateToken(tok); err != nil {
+		return "That is not a bot token: " + err.Error() + ".", false
+	}
+	if a.hub.Snapshot().Phase != PhaseRunning {
+		return "The device is still waiting for the network and the clock (or is stopping). Try again in a moment; nothing was saved.", false
+	}
+	a.tokenMu.Lock()
+	defer a.tokenMu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, tokenCheckTimeout)
+	info, err := a.checker.CheckToken(cctx, tok)
+	cancel()
+	switch {
+	case errors.Is(err, ErrTokenRejected):
+		a.log.Warn("a pasted token was rejected by FlipSight")
+		return "FlipSight rejected this token (invalid bot credential). Create a new one on your bot's page and paste it whole. Nothing was saved.", false
+	case err != nil:
+		msg := redact(err.Error(), tok)
+		a.log.Warn("could not check a pasted token", "err", msg)
+		return "Could not check the token with FlipSight: " + msg + ". Nothing was saved; check the network and try again.", false
+	}
+	src := TokenStored
+	notice := fmt.Sprintf("Token accepted for bot %s and saved. The bot is connecting.", info.Name)
+	if err := a.tokens.Save(tok); err != nil {
+		src = TokenMemory
+		a.log.Error("token checked but not saved", "err", redact(err.Error(), tok))
+		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s). The bot runs until the next restart.", info.Name, redact(err.Error(), tok))
+	} else {
+		a.log.Info("token saved", "bot", info.Name)
+	}
+	if a.envToken != "" {
+		notice += " FS_BOT_TOKEN is set in the environment and stays in effect."
+		return notice, true
+	}
+	a.hub.Update(func(st *Status) {
+		st.Token = src
+		st.Bot = info
+		st.PairingCode = ""
+		st.Rejected = false
+	})
+	a.runner.setToken(a.ctx, tok, src)
+	return notice, true
+}
+
+// redact removes tok from s (errors of lower layers should never hold it;
+// this is the last guard before a page or a log).
+func redact(s, tok string) string {
+	if tok == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, tok, "[token]")
+}
+
+// serveTokenPage shows the token page (behind the admin password).
+func (a *app) serveTokenPage(w http.ResponseWriter, r *http.Request) {
+	a.render(w, http.StatusOK, "token", pageData{Title: "Token", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r), Notice: a.takeFlash()})
+}
+
+// serveTokenPost replaces or removes the token (behind the admin password).
+func (a *app) serveTokenPost(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if !a.csrf.check(r) {
+		a.message(w, r, http.StatusForbidden, "Form expired", "The form was not sent by this device's page (CSRF check). Reload the page and try again.", "/token")
+		return
+	}
+	switch r.PostFormValue("action") {
+	case "replace":
+		notice, ok := a.acceptToken(r.Context(), r.PostFormValue("token"))
+		code := http.StatusOK
+		class := ""
+		if !ok {
+			code, class = http.StatusUnprocessableEntity, "error"
+		}
+		a.render(w, code, "token", pageData{Title: "Token", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r), Notice: notice, NoticeClass: class})
+	case "remove":
+		if err := a.removeToken(); err != nil {
+			a.render(w, http.StatusInternalServerError, "token", pageData{Title: "Token", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r), Notice: err.Error(), NoticeClass: "error"})
+			return
+		}
+		a.setFlash("The saved token was removed. Set the device up again with the new pairing code.")
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+	default:
+		a.message(w, r, http.StatusBadRequest, "Unknown action", "The form asked for an unknown action.", "/token")
+	}
+}
+
+// removeToken deletes the saved token, stops the bot (unless the
+// environment's token is in effect) and starts setup with a new code.
+func (a *app) removeToken() error {
+	if a.hub.Snapshot().Phase != PhaseRunning {
+		return errors.New("the device is still starting or is stopping; try again in a moment")
+	}
+	a.tokenMu.Lock()
+	defer a.tokenMu.Unlock()
+	if err := a.tokens.Remove(); err != nil {
+		a.log.Error("remove token", "err", err)
+		return fmt.Errorf("could not remove the saved token: %w", err)
+	}
+	a.log.Info("saved token removed")
+	if a.envToken != "" {
+		return nil
+	}
+	a.runner.setToken(a.ctx, "", TokenNone)
+	a.hub.Update(func(st *Status) {
+		st.Token = TokenNone
+		st.Bot = BotInfo{}
+		st.Rejected = false
+	})
+	a.rotatePairingCode("token removed")
+	return nil
+}
+
+// pairingCode returns the current code.
+func (a *app) pairingCode() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.code
+}
+
+// rotatePairingCode makes a new code, publishes it and logs it (gokrazy's
+// web UI shows the log to the owner only).
+func (a *app) rotatePairingCode(why string) {
+	code, err := newPairingCode()
+	if err != nil {
+		a.log.Error("new pairing code", "err", err)
+		return
+	}
+	a.mu.Lock()
+	a.code = code
+	a.mu.Unlock()
+	// Log before publishing, so that whoever sees the code on the display
+	// finds it in the log too.
+	if st := a.hub.Snapshot(); setupNeeded(st) {
+		a.log.Info("setup needed: open the page and type the pairing code", "pairing_code", code, "pages", strings.Join(st.Device.PageURLs, " "), "why", why)
+	}
+	a.hub.Update(func(st *Status) {
+		if st.Token == TokenNone {
+			st.PairingCode = code
+		}
+	})
+}
+
+// setFlash keeps a notice for the next page view (one device, one owner:
+// a single slot is enough).
+func (a *app) setFlash(s string) {
+	a.mu.Lock()
+	a.flash = s
+	a.mu.Unlock()
+}
+
+func (a *app) takeFlash() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.flash
+	a.flash = ""
+	return s
+}

@@ -1,0 +1,49 @@
+package appliance
+
+import (
+	"net/http"
+	"time"
+)
+
+// serveHome is the setup page while no token is in effect, else the status page.
+func (a *app) serveHome(w http.ResponseWriter, r *http.Request) {
+	st := a.refreshed()
+	if setupNeeded(st) {
+		notice := a.takeFlash()
+		a.render(w, http.StatusOK, "setup", pageData{Title: "Set up", St: st, CSRF: a.csrf.token(w, r), Notice: notice})
+		return
+	}
+	a.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: a.takeFlash(), Refresh: true})
+}
+
+// serveLive renders the live part of the status page for refresh.js.
+func (a *app) serveLive(w http.ResponseWriter, r *http.Request) {
+	a.render(w, http.StatusOK, "live", a.refreshed())
+}
+
+// serveAPIStatus answers /api/status: the Status as JSON, without the token
+// or the pairing code.
+func (a *app) serveAPIStatus(w http.ResponseWriter, r *http.Request) {
+	b, err := a.refreshed().JSON()
+	if err != nil {
+		http.Error(w, "encode status", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(append(b, '\n'))
+}
+
+// refreshed returns a snapshot with the slowly changing device facts
+// (addresses, free space, uptime) brought up to date, at most every few seconds.
+func (a *app) refreshed() Status {
+	a.mu.Lock()
+	stale := time.Since(a.factsAt) > 3*time.Second
+	if stale {
+		a.factsAt = time.Now()
+	}
+	a.mu.Unlock()
+	if stale {
+		a.refreshFacts()
+	}
+	return a.hub.Snapshot()
+}

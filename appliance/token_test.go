@@ -1,0 +1,194 @@
+package appliance
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	tokA = "fsbm_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	tokB = "fsbm_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+)
+
+var errCrash = errors.New("simulated power cut")
+
+func TestValidateToken(t *testing.T) {
+	tests := []struct {
+		name, tok string
+		ok        bool
+	}{
+		{"a long string starting with fsbm_", tokA, true},
+		{"wrong prefix", "abcd_AAAAAAAAAAAAAAAAAAAAAAAAAAAA", false},
+		{"truncated paste", "fsbm_AAAA", false},
+		{"empty", "", false},
+		{"inner space", "fsbm_AAAAAAAAAA AAAAAAAAAAAAA", false},
+		{"non-ASCII", "fsbm_AAAAAAAAAAAAAAAAAAAAAAé", false},
+		{"too long", TokenPrefix + strings.Repeat("A", MaxTokenLen), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ValidateToken(tc.tok)
+			if tc.ok {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			if len(tc.tok) > len(TokenPrefix) {
+				assert.NotContains(t, err.Error(), tc.tok[len(TokenPrefix):], "the error must not repeat the token")
+			}
+		})
+	}
+}
+
+func TestTokenStoreRoundTripAndPermissions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home", "flipbot")
+	s := NewTokenStore(dir)
+	_, err := s.Load()
+	require.ErrorIs(t, err, ErrNoToken)
+
+	require.NoError(t, s.Save(tokA))
+	got, err := s.Load()
+	require.NoError(t, err)
+	assert.Equal(t, tokA, got)
+
+	fi, err := os.Stat(filepath.Join(dir, TokenFileName))
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o600), fi.Mode().Perm(), "token file mode")
+	di, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o700), di.Mode().Perm(), "token directory mode")
+
+	require.NoError(t, s.Save(tokB))
+	got, err = s.Load()
+	require.NoError(t, err)
+	assert.Equal(t, tokB, got)
+
+	require.NoError(t, s.Remove())
+	_, err = s.Load()
+	require.ErrorIs(t, err, ErrNoToken)
+	require.NoError(t, s.Remove(), "removing twice is fine")
+}
+
+func TestTokenStoreRejectsMalformed(t *testing.T) {
+	s := NewTokenStore(t.TempDir())
+	require.Error(t, s.Save("not-a-token"))
+	_, err := os.Stat(filepath.Join(s.Dir, TokenFileName))
+	require.ErrorIs(t, err, fs.ErrNotExist)
+
+	// A damaged file is reported, without its content.
+	require.NoError(t, os.WriteFile(filepath.Join(s.Dir, TokenFileName), []byte("fsbm_short\n"), 0o600))
+	_, err = s.Load()
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, ErrNoToken)
+	assert.NotContains(t, err.Error(), "fsbm_short")
+}
+
+// A power cut at each stage of a write leaves the old or the new token,
+// never a torn or empty one; leftovers are cleaned by the next write.
+func TestTokenStoreCrashAtEachStage(t *testing.T) {
+	tests := []struct {
+		stage string
+		want  string
+	}{
+		{stageCreated, tokA}, // temp file exists, empty
+		{stageWritten, tokA}, // temp file complete, not renamed
+		{stageRenamed, tokB}, // renamed, directory not fsynced
+	}
+	for _, tc := range tests {
+		t.Run(tc.stage, func(t *testing.T) {
+			s := NewTokenStore(t.TempDir())
+			require.NoError(t, s.Save(tokA))
+			s.ops.fault = func(stage string) error {
+				if stage == tc.stage {
+					return errCrash
+				}
+				return nil
+			}
+			require.ErrorIs(t, s.Save(tokB), errCrash)
+
+			// "Reboot": a fresh store on the same directory.
+			after := NewTokenStore(s.Dir)
+			got, err := after.Load()
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+
+			require.NoError(t, after.Save(tokB))
+			entries, err := os.ReadDir(s.Dir)
+			require.NoError(t, err)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			assert.Equal(t, []string{TokenFileName}, names, "temp files left after a crash are removed by the next write")
+		})
+	}
+}
+
+// A torn temp file (the write itself cut short) never replaces the token.
+func TestTokenStoreTornTempIgnored(t *testing.T) {
+	s := NewTokenStore(t.TempDir())
+	require.NoError(t, s.Save(tokA))
+	require.NoError(t, os.WriteFile(filepath.Join(s.Dir, tempPrefix+TokenFileName+"-123"), []byte("fsbm_BB"), 0o600))
+	got, err := s.Load()
+	require.NoError(t, err)
+	assert.Equal(t, tokA, got)
+}
+
+func erofsOps() fileOps {
+	o := osFileOps()
+	o.createTemp = func(dir, _ string) (*os.File, error) {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: syscall.EROFS}
+	}
+	return o
+}
+
+func TestTokenStoreReadOnly(t *testing.T) {
+	s := NewTokenStore(t.TempDir())
+	s.ops = erofsOps()
+	err := s.Save(tokA)
+	require.Error(t, err)
+	assert.True(t, isReadOnly(err), "EROFS is recognisable through the wrapping: %v", err)
+	assert.NotContains(t, err.Error(), tokA)
+}
+
+func TestCheckStorage(t *testing.T) {
+	perm := t.TempDir()
+	st := checkStorage(perm, filepath.Join(perm, "home", "flipbot"), osFileOps())
+	assert.True(t, st.OK, st.Problem)
+	assert.NotZero(t, st.FreeBytes)
+
+	st = checkStorage(filepath.Join(perm, "missing"), filepath.Join(perm, "missing", "home"), osFileOps())
+	assert.False(t, st.OK)
+	assert.Contains(t, st.Problem, "missing")
+
+	st = checkStorage(perm, filepath.Join(perm, "home"), erofsOps())
+	assert.False(t, st.OK)
+	assert.Contains(t, st.Problem, "read-only")
+	assert.Contains(t, st.Problem, "mkfs")
+}
+
+func FuzzValidateToken(f *testing.F) {
+	for _, s := range []string{tokA, "", "fsbm_", "fsbm_\x00\x00", "FSBM_AAAAAAAAAAAAAAAAAAAAAA"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := ValidateToken(s)
+		if err == nil {
+			if !strings.HasPrefix(s, TokenPrefix) || len(s) < MinTokenLen || len(s) > MaxTokenLen || strings.ContainsAny(s, " \t\n") {
+				t.Fatalf("accepted a malformed token %q", s)
+			}
+			return
+		}
+		if len(s) > 8 && strings.Contains(err.Error(), s) {
+			t.Fatalf("error repeats the token: %v", err)
+		}
+	})
+}

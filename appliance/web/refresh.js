@@ -1,0 +1,14 @@
+// Refreshes the live part of the status page every two seconds. No framework:
+// fetch the server-rendered fragment and swap it in.
+(function () {
+  var live = document.getElementById("live");
+  if (!live) { return; }
+  function tick() {
+    fetch("/live", { cache: "no-store" })
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
+      .then(function (html) { live.innerHTML = html; })
+      .catch(function () { /* the device may be restarting; try again */ })
+      .finally(function () { setTimeout(tick, 2000); });
+  }
+  setTimeout(tick, 2000);
+})();
