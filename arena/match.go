@@ -2,6 +2,7 @@ package arena
 
 import (
 	"fmt"
+	"log/slog"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
@@ -365,6 +366,16 @@ func (s *Server) applyMove(m *match, l *leg, p, move int, next othello.Position,
 	l.pos = next
 	l.revision++
 	m.moved[p] = true
+	if s.log.Enabled(s.ctx, slog.LevelDebug) {
+		b, w := next.Count()
+		li := 0
+		if len(m.legs) > 1 && m.legs[1] == l {
+			li = 1
+		}
+		s.log.Debug("move", "match", m.id, "leg", li, "bot", s.botName(m.botOf(p)), "color", c.String(),
+			"move", othello.SquareName(move, m.mode.Size()), "discs", fmt.Sprintf("%d-%d", b, w),
+			"clock", clockDur(l.clocks[c-1]).Round(100*time.Millisecond).String())
+	}
 	if m.human {
 		for l.pos.MustPass() {
 			q := l.mover()

@@ -1,0 +1,277 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// EngineFactory makes a fresh engine; tournaments make one per match and
+// side, so engines that keep per-game state (processes) never mix matches.
+type EngineFactory func() (engines.Engine, error)
+
+// TournamentConfig configures [RunTournament].
+type TournamentConfig struct {
+	// A and B make the two engines; NameA and NameB name them (2–24 chars).
+	A, B         EngineFactory
+	NameA, NameB string
+	// Mode is the game; Pairs the number of paired matches (two legs each).
+	Mode  othello.Mode
+	Pairs int
+	// Clock is each colour's time per leg (60 s when 0).
+	Clock time.Duration
+	// Concurrency is the number of matches at once (1 when 0).
+	Concurrency int
+	// Progress, when set, is called after every match.
+	Progress func(TournamentStats)
+	// Logger receives the server's log lines (discarded when nil).
+	Logger *slog.Logger
+	// Seed seeds the random starts (0: from the clock).
+	Seed uint64
+}
+
+// TournamentStats are the results from A's point of view. A match (a pair
+// of legs) is won by the disc totals, so W/D/L count matches.
+type TournamentStats struct {
+	Mode    string `json:"mode"`
+	Pairs   int    `json:"pairs"`
+	Played  int    `json:"played"`
+	Wins    int    `json:"wins"`
+	Draws   int    `json:"draws"`
+	Losses  int    `json:"losses"`
+	Aborted int    `json:"aborted"`
+	// Timeouts counts matches that ended with a timeout of A or B.
+	Timeouts int `json:"timeouts"`
+	// DiscsA and DiscsB are the disc totals over all matches.
+	DiscsA int `json:"discs_a"`
+	DiscsB int `json:"discs_b"`
+	// Score is A's score in per cent (win 1, draw ½).
+	Score float64 `json:"score_pct"`
+	// Elo is A's rating difference over B with its 95 % interval
+	// [EloLow, EloHigh] (±Inf at a 0 % or 100 % bound).
+	Elo     float64 `json:"elo"`
+	EloLow  float64 `json:"elo_low"`
+	EloHigh float64 `json:"elo_high"`
+	scores  []float64
+}
+
+// add counts one ended match.
+func (t *TournamentStats) add(r MatchResult) {
+	t.Played++
+	if r.Status != "finished" {
+		t.Aborted++
+		return
+	}
+	t.DiscsA += r.Totals[0]
+	t.DiscsB += r.Totals[1]
+	if r.FinishReason == "timeout" || r.FinishReason == "double_timeout" {
+		t.Timeouts++
+	}
+	switch r.Winner {
+	case 0:
+		t.Wins++
+		t.scores = append(t.scores, 1)
+	case 1:
+		t.Losses++
+		t.scores = append(t.scores, 0)
+	default:
+		t.Draws++
+		t.scores = append(t.scores, 0.5)
+	}
+	t.Score, t.Elo, t.EloLow, t.EloHigh = EloInterval(t.scores)
+}
+
+// EloInterval returns the mean score in per cent, the Elo difference it
+// implies, and a 95 % interval from the normal approximation of the mean
+// of the per-match scores (1, ½, 0).
+func EloInterval(scores []float64) (pct, elo, lo, hi float64) {
+	n := float64(len(scores))
+	if n == 0 {
+		return 0, 0, math.Inf(-1), math.Inf(1)
+	}
+	mean := 0.0
+	for _, s := range scores {
+		mean += s
+	}
+	mean /= n
+	v := 0.0
+	for _, s := range scores {
+		v += (s - mean) * (s - mean)
+	}
+	se := math.Sqrt(v/n) / math.Sqrt(n)
+	return 100 * mean, eloOf(mean), eloOf(mean - 1.959964*se), eloOf(mean + 1.959964*se)
+}
+
+func eloOf(p float64) float64 {
+	switch {
+	case p <= 0:
+		return math.Inf(-1)
+	case p >= 1:
+		return math.Inf(1)
+	}
+	return -400 * math.Log10(1/p-1)
+}
+
+// matchEngines is an engine that routes each request to the engine of its
+// match, made on first use and closed by release.
+type matchEngines struct {
+	name    string
+	factory EngineFactory
+	mu      sync.Mutex
+	byMatch map[int64]engines.Engine
+}
+
+func (p *matchEngines) Name() string                 { return p.name }
+func (p *matchEngines) Supports(m othello.Mode) bool { return true }
+func (p *matchEngines) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var errs []error
+	for id, e := range p.byMatch {
+		errs = append(errs, e.Close())
+		delete(p.byMatch, id)
+	}
+	return errors.Join(errs...)
+}
+
+func (p *matchEngines) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	var id int64
+	if req.Wire != nil {
+		id = req.Wire.MatchID
+	}
+	p.mu.Lock()
+	e := p.byMatch[id]
+	if e == nil {
+		var err error
+		if e, err = p.factory(); err != nil {
+			p.mu.Unlock()
+			return engines.Result{}, fmt.Errorf("start engine %s: %w", p.name, err)
+		}
+		p.byMatch[id] = e
+	}
+	p.mu.Unlock()
+	return e.Move(ctx, req)
+}
+
+func (p *matchEngines) release(id int64) {
+	p.mu.Lock()
+	e := p.byMatch[id]
+	delete(p.byMatch, id)
+	p.mu.Unlock()
+	if e != nil {
+		_ = e.Close()
+	}
+}
+
+// RunTournament plays cfg.Pairs paired matches between A (bot_a) and B
+// through the arena's own match code (random starts, colours swapped,
+// clocks, timeouts, scoring), cfg.Concurrency at a time, and returns the
+// results. It stops early when ctx ends.
+func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, error) {
+	stats := TournamentStats{Mode: cfg.Mode.String(), Pairs: cfg.Pairs}
+	if cfg.A == nil || cfg.B == nil || cfg.Pairs <= 0 {
+		return stats, fmt.Errorf("tournament: need two engines and at least one pair")
+	}
+	if cfg.NameA == cfg.NameB {
+		cfg.NameB += "-2"
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 1
+	}
+	ea := &matchEngines{name: cfg.NameA, factory: cfg.A, byMatch: map[int64]engines.Engine{}}
+	eb := &matchEngines{name: cfg.NameB, factory: cfg.B, byMatch: map[int64]engines.Engine{}}
+	defer ea.Close()
+	defer eb.Close()
+	srv, err := New(Config{
+		Clock:       SystemClock{},
+		Logger:      cfg.Logger,
+		Seed:        cfg.Seed,
+		ClockPerLeg: cfg.Clock,
+		Bots: []BotConfig{
+			{Name: cfg.NameA, Builtin: true, Engine: ea, Modes: []othello.Mode{cfg.Mode}},
+			{Name: cfg.NameB, Builtin: true, Engine: eb, Modes: []othello.Mode{cfg.Mode}},
+		},
+		MaxFinished: cfg.Concurrency + 8,
+	})
+	if err != nil {
+		return stats, fmt.Errorf("tournament: %w", err)
+	}
+	defer srv.Close()
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go srv.Run(rctx, 20*time.Millisecond)
+
+	var mu sync.Mutex
+	next := 0
+	var firstErr error
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Concurrency; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next >= cfg.Pairs || ctx.Err() != nil || firstErr != nil {
+					mu.Unlock()
+					return
+				}
+				next++
+				mu.Unlock()
+				r, err := playOne(ctx, srv, cfg.NameA, cfg.NameB, cfg.Mode)
+				ea.release(r.ID)
+				eb.release(r.ID)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+				} else {
+					stats.add(r)
+					if cfg.Progress != nil {
+						cfg.Progress(stats)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	return stats, firstErr
+}
+
+// playOne starts a match and waits for its end.
+func playOne(ctx context.Context, srv *Server, a, b string, mode othello.Mode) (MatchResult, error) {
+	ch, unwatch := srv.Watch()
+	defer unwatch()
+	id, err := srv.StartMatch(a, b, mode)
+	if err != nil {
+		return MatchResult{}, fmt.Errorf("tournament: %w", err)
+	}
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		r, ok := srv.Result(id)
+		if !ok {
+			return MatchResult{ID: id}, fmt.Errorf("tournament: match %d vanished", id)
+		}
+		if r.Ended {
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return r, ctx.Err()
+		case <-ch:
+		case <-t.C:
+		}
+	}
+}
