@@ -1,0 +1,18 @@
+// Package nboard is the client side of the NBoard protocol (the
+// connector's `--nboard CMD` option, also used for Edax), with a writer and
+// a parser of GGF game records.
+//
+// Lifetime: create one [Engine] per leg with [New]; it plays std only. The
+// process starts at the first Move with `nboard <version>` and
+// `set depth N`; each move sends `ping N` (and waits for `pong N`, so that
+// nothing left from an earlier search is taken for this answer), then
+// `set game <GGF>` with the current position (FlipSight's games start from
+// random positions, so the GGF carries the board in BO[]) and `go`, and
+// reads the answer `=== F5/eval/time` or, from Edax, `=== f5 0.00 0.0`; a
+// pass is `PA` or `pa`. At the budget the search is stopped with a ping and
+// Move returns an error; an engine that does not answer the next ping in
+// time is killed and started again.
+//
+// [ParseGGF] reads a GGF game (as sent by `set game`) for an NBoard
+// server; [FormatGGF] writes one.
+package nboard

@@ -1,0 +1,394 @@
+package nboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/internal/adapt"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/proc"
+)
+
+// DefaultVersion is the protocol version sent by `nboard N` (Edax wants 1).
+const DefaultVersion = 2
+
+// DefaultSyncTimeout bounds the wait for the pong of a running engine
+// before it is killed and started again.
+const DefaultSyncTimeout = 2 * time.Second
+
+// Options configure an [Engine].
+type Options struct {
+	// Command is the engine's command line (the --nboard option), split
+	// like a shell splits words and quotes. It is used when Path is empty.
+	Command string
+	// Path and Args give the program and its arguments directly.
+	Path string
+	Args []string
+	// Dir is the engine's working directory; empty means ours.
+	Dir string
+	// Name is returned by Name; empty means the name the engine reports
+	// with `set myname`, or the program's base name.
+	Name string
+	// Version is sent as `nboard <Version>` (zero: DefaultVersion).
+	Version int
+	// Depth, when positive, is sent as `set depth <Depth>` at start.
+	Depth int
+	// Think, when set, gives the time after which the search of a request
+	// is stopped with a ping; the engine then answers its best move so
+	// far. Without it the engine decides (by its depth) and is stopped only
+	// at the budget, with no move.
+	Think func(engines.Request) time.Duration
+	// SyncTimeout bounds the wait for the pong that starts each move
+	// (zero: DefaultSyncTimeout); a fresh process gets the whole budget.
+	SyncTimeout time.Duration
+	// Logger receives the engine's stderr and the adapter's messages.
+	Logger *slog.Logger
+	// StderrLevel is the log level of the engine's stderr lines.
+	StderrLevel slog.Level
+}
+
+// Engine is an NBoard engine process for one leg. It is safe for
+// concurrent use; requests are answered one at a time.
+type Engine struct {
+	opts Options
+	argv []string
+	log  *slog.Logger
+	sem  chan struct{} // held by the Move talking to the process
+	ping int64         // last ping number sent; used under sem
+
+	mu      sync.Mutex // guards the fields below
+	p       *proc.Process
+	closed  bool
+	myname  string
+	starts  int
+	crashes int
+}
+
+// ErrClosed is returned by Move after Close.
+var ErrClosed = errors.New("engine is closed")
+
+// ErrMode is returned for a position that is not std.
+var ErrMode = errors.New("NBoard engines play std only")
+
+var (
+	errEOF         = errors.New("engine exited")
+	errSyncTimeout = errors.New("engine did not answer ping")
+)
+
+// New checks the options and returns an engine for one leg. The process
+// starts at the first Move.
+func New(opts Options) (*Engine, error) {
+	argv := append([]string{opts.Path}, opts.Args...)
+	if opts.Path == "" {
+		var err error
+		if argv, err = proc.SplitCommand(opts.Command); err != nil {
+			return nil, fmt.Errorf("nboard engine: %w", err)
+		}
+	}
+	if opts.Version == 0 {
+		opts.Version = DefaultVersion
+	}
+	if opts.SyncTimeout <= 0 {
+		opts.SyncTimeout = DefaultSyncTimeout
+	}
+	if opts.Depth < 0 || opts.Depth > 60 {
+		return nil, fmt.Errorf("nboard engine: depth %d outside 0..60", opts.Depth)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{
+		opts: opts,
+		argv: argv,
+		log:  log.With("adapter", "nboard"),
+		sem:  make(chan struct{}, 1),
+	}, nil
+}
+
+// Name returns the configured name, else the name the engine reported,
+// else the program's base name.
+func (e *Engine) Name() string {
+	if e.opts.Name != "" {
+		return e.opts.Name
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.myname != "" {
+		return e.myname
+	}
+	return filepath.Base(e.argv[0])
+}
+
+// Supports reports true for std only.
+func (e *Engine) Supports(mode othello.Mode) bool { return mode == othello.Std }
+
+// Stats returns how many times the process was started and how many times
+// it ended or hung without being asked to.
+func (e *Engine) Stats() (starts, crashes int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.starts, e.crashes
+}
+
+// Close stops the process (quit, SIGTERM, SIGKILL to its group).
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	p := e.p
+	e.p = nil
+	e.closed = true
+	e.mu.Unlock()
+	if p != nil {
+		p.Stop()
+	}
+	return nil
+}
+
+// Move asks the engine for a move in req.Position (std only).
+func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	start := time.Now()
+	pos := req.Position
+	if pos.Mode != othello.Std {
+		return engines.Result{}, fmt.Errorf("nboard move: %w (got %s)", ErrMode, pos.Mode)
+	}
+	if m, ok, err := adapt.Forced(pos); err != nil {
+		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
+	} else if ok {
+		return engines.Result{Move: m, Elapsed: time.Since(start)}, nil
+	}
+	ggf, err := FormatGGF(pos, nil)
+	if err != nil {
+		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
+	}
+	wctx, cancel := adapt.WithBudget(ctx, start, req)
+	defer cancel()
+	select {
+	case e.sem <- struct{}{}:
+		defer func() { <-e.sem }()
+	case <-wctx.Done():
+		return engines.Result{}, fmt.Errorf("nboard move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
+	}
+	lastErr := errEOF
+	for attempt := 0; attempt < 2 && wctx.Err() == nil; attempt++ {
+		p, fresh, err := e.process()
+		if err != nil {
+			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
+		}
+		wait := e.opts.SyncTimeout
+		if fresh {
+			wait = adapt.Budget(req) // a fresh engine may load for long
+		}
+		if err := e.sync(wctx, p, wait); err != nil {
+			lastErr = err
+			// A fresh engine that is still loading when the budget ends
+			// is kept for the next move; any other that missed its pong
+			// (dead, or deaf to ping) is replaced.
+			if !fresh || wctx.Err() == nil {
+				e.retire(p, true)
+			}
+			continue
+		}
+		res, err := e.search(wctx, p, req, ggf)
+		switch {
+		case err == nil:
+			if err := adapt.Check(pos, res.Move); err != nil {
+				return engines.Result{}, fmt.Errorf("nboard move: %w", err)
+			}
+			return res, nil
+		case errors.Is(err, errEOF):
+			lastErr = err
+			e.retire(p, true)
+		case wctx.Err() != nil:
+			// Stop the search; its late answer comes before the pong
+			// that the next move waits for.
+			e.ping++
+			_ = p.Send("ping " + strconv.FormatInt(e.ping, 10))
+			e.log.Warn("engine gave no answer in time; search stopped", "budget", adapt.Budget(req))
+			return engines.Result{}, fmt.Errorf("nboard move: %w", adapt.WaitErr(ctx, wctx))
+		default:
+			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
+		}
+	}
+	if wctx.Err() != nil {
+		return engines.Result{}, fmt.Errorf("nboard move: %w (%v)", adapt.WaitErr(ctx, wctx), lastErr)
+	}
+	return engines.Result{}, fmt.Errorf("nboard move: %w", lastErr)
+}
+
+// process returns the running process, starting one (with the protocol
+// handshake) when there is none; fresh reports a new process.
+func (e *Engine) process() (p *proc.Process, fresh bool, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, false, ErrClosed
+	}
+	if e.p != nil && !e.p.Exited() {
+		return e.p, false, nil
+	}
+	if e.p != nil {
+		e.crashes++
+		e.p.Kill() // it has exited: this only reaps it and frees its pipes
+		e.p = nil
+	}
+	p, err = proc.Start(proc.Config{
+		Path:        e.argv[0],
+		Args:        e.argv[1:],
+		Dir:         e.opts.Dir,
+		Name:        e.nameLocked(),
+		Logger:      e.log,
+		StderrLevel: e.opts.StderrLevel,
+		QuitLine:    "quit",
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	e.starts++
+	e.p = p
+	hello := []string{"nboard " + strconv.Itoa(e.opts.Version)}
+	if e.opts.Depth > 0 {
+		hello = append(hello, "set depth "+strconv.Itoa(e.opts.Depth))
+	}
+	for _, l := range hello {
+		if err := p.Send(l); err != nil {
+			e.p = nil
+			e.crashes++
+			p.Kill()
+			return nil, false, err
+		}
+	}
+	return p, true, nil
+}
+
+func (e *Engine) nameLocked() string {
+	if e.opts.Name != "" {
+		return e.opts.Name
+	}
+	return filepath.Base(e.argv[0])
+}
+
+// retire kills p and forgets it; crashed counts it as an unrequested end.
+func (e *Engine) retire(p *proc.Process, crashed bool) {
+	e.mu.Lock()
+	if e.p == p {
+		e.p = nil
+		if crashed {
+			e.crashes++
+		}
+	}
+	e.mu.Unlock()
+	p.Kill()
+}
+
+// sync sends a ping and waits up to maxWait for its pong, skipping every
+// line before it (what is left of earlier searches).
+func (e *Engine) sync(ctx context.Context, p *proc.Process, maxWait time.Duration) error {
+	e.ping++
+	n := e.ping
+	if err := p.Send("ping " + strconv.FormatInt(n, 10)); err != nil {
+		return fmt.Errorf("%w: %v", errEOF, err)
+	}
+	t := time.NewTimer(maxWait)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return fmt.Errorf("%w %d within %v", errSyncTimeout, n, maxWait)
+		case s, ok := <-p.Lines():
+			if !ok {
+				return e.eof(ctx, p)
+			}
+			l, err := ParseLine(s)
+			switch {
+			case err != nil:
+				e.log.Debug("engine line skipped", "line", clip(s), "err", err)
+			case l.Kind == LinePong && l.N == n:
+				return nil
+			case l.Kind == LineMyName:
+				e.setName(l.Text)
+			default:
+				e.log.Debug("engine line before pong skipped", "line", clip(s))
+			}
+		}
+	}
+}
+
+// search sends the game and go, and reads the answer.
+func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Request, ggf string) (engines.Result, error) {
+	for _, l := range []string{"set game " + ggf, "go"} {
+		if err := p.Send(l); err != nil {
+			return engines.Result{}, fmt.Errorf("%w: %v", errEOF, err)
+		}
+	}
+	sent := time.Now()
+	var stop <-chan time.Time
+	if e.opts.Think != nil {
+		if d := e.opts.Think(req); d > 0 {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			stop = t.C
+		}
+	}
+	var nodes uint64
+	for {
+		select {
+		case <-ctx.Done():
+			return engines.Result{}, ctx.Err()
+		case <-stop:
+			stop = nil
+			e.ping++
+			if err := p.Send("ping " + strconv.FormatInt(e.ping, 10)); err != nil {
+				return engines.Result{}, fmt.Errorf("%w: %v", errEOF, err)
+			}
+		case s, ok := <-p.Lines():
+			if !ok {
+				return engines.Result{}, e.eof(ctx, p)
+			}
+			l, err := ParseLine(s)
+			if err != nil {
+				if len(s) >= 3 && s[:3] == "===" {
+					return engines.Result{}, err
+				}
+				e.log.Debug("engine line skipped", "line", clip(s), "err", err)
+				continue
+			}
+			switch l.Kind {
+			case LineMove:
+				return engines.Result{Move: l.Move, Score: l.Eval, Nodes: nodes, Elapsed: time.Since(sent)}, nil
+			case LineNodeStats:
+				nodes = l.Nodes
+			case LineMyName:
+				e.setName(l.Text)
+			}
+		}
+	}
+}
+
+// eof waits (within ctx) for the process to be reaped after its stdout
+// ended and returns the error to report.
+func (e *Engine) eof(ctx context.Context, p *proc.Process) error {
+	select {
+	case <-p.Done():
+		return fmt.Errorf("%w (%v)", errEOF, p.ExitErr())
+	case <-ctx.Done():
+		return fmt.Errorf("%w (closed its output)", errEOF)
+	}
+}
+
+func (e *Engine) setName(name string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(name) > 120 {
+		name = name[:120]
+	}
+	e.myname = name
+}

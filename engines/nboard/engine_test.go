@@ -1,0 +1,168 @@
+package nboard
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/internal/adapt"
+	"flipbot.dev/flipbot/engines/internal/enginetest"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+func newFake(t *testing.T, opts Options, args ...string) *Engine {
+	t.Helper()
+	opts.Command = fakeCommand(t, args...)
+	e, err := New(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+func request(pos othello.Position, budget time.Duration) engines.Request {
+	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
+}
+
+func first(pos othello.Position) int { return pos.LegalMoves()[0] }
+
+func TestAnswers(t *testing.T) {
+	positions := enginetest.Positions(t, 6)
+	tests := []struct {
+		name  string
+		opts  Options
+		args  []string
+		wantE bool
+	}{
+		{"upper case with slashes", Options{}, []string{"ok"}, false},
+		{"edax style, version 1", Options{Version: 1, Depth: 5}, []string{"edax"}, false},
+		{"noise skipped", Options{}, []string{"garbage"}, false},
+		{"slow start", Options{}, []string{"slowstart", "200"}, false},
+		{"occupied square", Options{}, []string{"illegal"}, true},
+		{"pass with legal moves", Options{}, []string{"pass"}, true},
+		{"unreadable move", Options{}, []string{"badmove"}, true},
+		{"crash on go", Options{}, []string{"crash"}, true},
+		{"edax refuses version 2", Options{}, []string{"edax"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			enginetest.NoLeak(t)
+			e := newFake(t, tc.opts, tc.args...)
+			for i, pos := range positions {
+				res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+				if tc.wantE {
+					require.Error(t, err, "position %d", i)
+					continue
+				}
+				require.NoError(t, err, "position %d", i)
+				assert.Equal(t, first(pos), res.Move, "position %d", i)
+			}
+			require.NoError(t, e.Close())
+		})
+	}
+}
+
+func TestEdaxStyleDetails(t *testing.T) {
+	e := newFake(t, Options{Version: 1, Depth: 7}, "edax")
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
+	assert.Equal(t, uint64(12345), res.Nodes)
+	assert.InDelta(t, 1.0, res.Score, 1e-9)
+	assert.Equal(t, "Fake7", e.Name(), "the name from set myname")
+	starts, crashes := e.Stats()
+	assert.Equal(t, 1, starts)
+	assert.Zero(t, crashes)
+}
+
+func TestStdOnly(t *testing.T) {
+	e := newFake(t, Options{}, "ok")
+	for _, m := range othello.AllModes() {
+		assert.Equal(t, m == othello.Std, e.Supports(m), m.String())
+	}
+	_, err := e.Move(context.Background(), request(othello.New(othello.Grand), time.Second))
+	require.ErrorIs(t, err, ErrMode)
+}
+
+func TestSlowSearchTimesOutThenRecovers(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, Options{}, "slowgo")
+	positions := enginetest.Positions(t, 2)
+	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
+	require.ErrorIs(t, err, adapt.ErrTimeout)
+	// The stopped search's late answer (for positions[0]) must be skipped.
+	e.opts.Think = func(engines.Request) time.Duration { return 100 * time.Millisecond }
+	res, err := e.Move(context.Background(), request(positions[1], 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(positions[1]), res.Move)
+	starts, _ := e.Stats()
+	assert.Equal(t, 1, starts, "a search stopped by ping needs no restart")
+	require.NoError(t, e.Close())
+}
+
+func TestThinkTimeStopsTheSearchWithAMove(t *testing.T) {
+	e := newFake(t, Options{Think: func(engines.Request) time.Duration { return 50 * time.Millisecond }}, "slowgo")
+	for _, pos := range enginetest.Positions(t, 3) {
+		res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+		require.NoError(t, err)
+		assert.Equal(t, first(pos), res.Move)
+	}
+}
+
+func TestDeafEngineIsReplaced(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, Options{SyncTimeout: 200 * time.Millisecond}, "deaf")
+	positions := enginetest.Positions(t, 2)
+	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
+	require.ErrorIs(t, err, adapt.ErrTimeout)
+	_, err = e.Move(context.Background(), request(positions[1], 1*time.Second))
+	require.Error(t, err)
+	starts, crashes := e.Stats()
+	assert.Equal(t, 2, starts, "the deaf engine was killed and started again")
+	assert.GreaterOrEqual(t, crashes, 1)
+	require.NoError(t, e.Close())
+}
+
+func TestCrashDuringSearchIsRetried(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "crashed")
+	e := newFake(t, Options{}, "crashonce", marker)
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
+	starts, crashes := e.Stats()
+	assert.Equal(t, 2, starts)
+	assert.Equal(t, 1, crashes)
+}
+
+func TestCancel(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, Options{}, "slowgo")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Move(ctx, request(othello.New(othello.Std), time.Minute))
+		done <- err
+	}()
+	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	cancel()
+	err := <-done
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	require.NoError(t, e.Close())
+}
+
+func TestNewChecksOptions(t *testing.T) {
+	_, err := New(Options{Command: ""})
+	require.Error(t, err)
+	_, err = New(Options{Command: "x", Depth: 61})
+	require.Error(t, err)
+	e, err := New(Options{Path: "/opt/edax dir/lEdax", Args: []string{"-nboard"}})
+	require.NoError(t, err)
+	assert.Equal(t, "lEdax", e.Name())
+}

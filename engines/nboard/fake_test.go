@@ -1,0 +1,183 @@
+package nboard
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// fakeEnv makes the test binary act as a scripted NBoard engine.
+const fakeEnv = "FLIPBOT_FAKE_NBOARD_ENGINE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "1" {
+		os.Exit(fakeMain(os.Args[1:]))
+	}
+	// Under the race detector the fake would sleep 1 s at every exit
+	// without atexit_sleep_ms=0.
+	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// fakeCommand returns the command line that runs the fake with args.
+func fakeCommand(t testing.TB, args ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "'" + exe + "'"
+	for _, a := range args {
+		cmd += " '" + a + "'"
+	}
+	return cmd
+}
+
+// fakeMain is a scripted NBoard engine: it reads the position from
+// `set game` and answers the first legal move. args[0] is the behaviour:
+//
+//	ok         "=== F5/1.50/0.10", upper case
+//	edax       exits 5 unless `nboard 1`; "=== f5 0.00 0.0"; "nodestats"
+//	garbage    noise and malformed lines before each answer and pong
+//	illegal    answers an occupied square
+//	pass       answers "=== pa"
+//	badmove    answers "=== z9"
+//	slowgo     searches 10 s unless a ping stops it (answer, then pong)
+//	deaf       stops reading on go
+//	crash      exits 3 on go
+//	crashonce  the first run (marker file args[1] absent) exits 3 on go
+//	slowstart  sleeps args[1] ms before reading
+//	last       answers the last legal move
+func fakeMain(args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	behaviour := args[0]
+	if behaviour == "slowstart" {
+		ms, _ := strconv.Atoi(args[1])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	}
+	in := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			in <- sc.Text()
+		}
+		close(in)
+	}()
+	out := bufio.NewWriter(os.Stdout)
+	say := func(format string, a ...any) {
+		fmt.Fprintf(out, format+"\n", a...)
+		_ = out.Flush()
+	}
+	pos := othello.New(othello.Std)
+	var (
+		searching bool
+		timer     <-chan time.Time
+	)
+	answer := func() {
+		searching, timer = false, nil
+		legal := pos.LegalMoves()
+		move := othello.Pass
+		if len(legal) > 0 {
+			move = legal[0]
+			if behaviour == "last" {
+				move = legal[len(legal)-1]
+			}
+		}
+		name := strings.ToUpper(othello.SquareName(move, 8))
+		if move == othello.Pass {
+			name = "PA"
+		}
+		switch behaviour {
+		case "edax":
+			say("nodestats 12345 0.25")
+			say("=== %s 1.00 0.3", strings.ToLower(name))
+			say("status Edax is waiting")
+		case "garbage":
+			say("status thinking")
+			say("what")
+			say("=== %s/2.5/0.1", name)
+		case "illegal":
+			say("=== %s", strings.ToUpper(othello.SquareName(pos.Black.First(), 8)))
+		case "pass":
+			say("=== pa")
+		case "badmove":
+			say("=== z9/1/1")
+		default:
+			say("=== %s/1.50/0.10", name)
+		}
+	}
+	for {
+		select {
+		case <-timer:
+			answer()
+		case l, ok := <-in:
+			if !ok {
+				return 0
+			}
+			cmd, rest, _ := strings.Cut(l, " ")
+			switch cmd {
+			case "nboard":
+				if behaviour == "edax" && rest != "1" {
+					fmt.Fprintln(os.Stderr, "Error: Edax expected \"nboard 1\" protocol")
+					return 5
+				}
+			case "set":
+				what, val, _ := strings.Cut(rest, " ")
+				switch what {
+				case "depth":
+					say("set myname Fake%s", val)
+				case "game":
+					g, err := ParseGGF(val)
+					if err != nil {
+						fmt.Fprintln(os.Stderr, "Error:", err)
+						continue
+					}
+					if pos, err = g.Position(); err != nil {
+						fmt.Fprintln(os.Stderr, "Error:", err)
+					}
+				}
+			case "ping":
+				if behaviour == "garbage" {
+					say("pong x")
+					say("pong 999999")
+				}
+				if searching {
+					answer()
+				}
+				say("pong %s", rest)
+			case "go":
+				switch behaviour {
+				case "slowgo":
+					searching, timer = true, time.After(10*time.Second)
+				case "deaf":
+					time.Sleep(time.Minute)
+				case "crash":
+					return 3
+				case "crashonce":
+					if _, err := os.Stat(args[1]); err != nil {
+						_ = os.WriteFile(args[1], nil, 0o600)
+						return 3
+					}
+					answer()
+				default:
+					answer()
+				}
+			case "quit":
+				return 0
+			}
+		}
+	}
+}

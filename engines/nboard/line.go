@@ -1,0 +1,126 @@
+package nboard
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// LineKind classifies a line an NBoard engine writes.
+type LineKind int
+
+// The kinds of engine lines.
+const (
+	// LineOther is anything else (ignored by the client).
+	LineOther LineKind = iota
+	// LineMove is the answer to go: "=== F5/eval/time" or "=== f5 0.00 0.0".
+	LineMove
+	// LinePong answers "ping N": "pong N".
+	LinePong
+	// LineMyName is "set myname NAME".
+	LineMyName
+	// LineNodeStats is "nodestats NODES SECONDS".
+	LineNodeStats
+	// LineStatus is "status TEXT".
+	LineStatus
+)
+
+// Line is one parsed engine line.
+type Line struct {
+	Kind LineKind
+	// Move (a square or othello.Pass), Eval (HasEval) and Time in seconds,
+	// for LineMove.
+	Move    int
+	Eval    float64
+	HasEval bool
+	Time    float64
+	// N is the number of a LinePong.
+	N int64
+	// Nodes and Time are set for LineNodeStats.
+	Nodes uint64
+	// Text is the name of LineMyName or the text of LineStatus.
+	Text string
+}
+
+// ParseLine reads one line from an NBoard engine. An unknown line is
+// LineOther with no error; a known line that cannot be read is an error.
+// Words are matched case-insensitively.
+func ParseLine(s string) (Line, error) {
+	s = strings.TrimSpace(s)
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return Line{}, nil
+	}
+	switch {
+	case strings.HasPrefix(s, "==="):
+		return parseMoveLine(strings.TrimSpace(s[3:]))
+	case strings.EqualFold(fields[0], "pong"):
+		if len(fields) < 2 {
+			return Line{}, fmt.Errorf("nboard line %q: pong without a number", clip(s))
+		}
+		n, err := strconv.ParseInt(fields[1], 10, 64)
+		if err != nil {
+			return Line{}, fmt.Errorf("nboard line %q: pong number: %w", clip(s), err)
+		}
+		return Line{Kind: LinePong, N: n}, nil
+	case strings.EqualFold(fields[0], "set") && len(fields) >= 2 && strings.EqualFold(fields[1], "myname"):
+		name := strings.Join(fields[2:], " ")
+		return Line{Kind: LineMyName, Text: name}, nil
+	case strings.EqualFold(fields[0], "nodestats"):
+		if len(fields) < 2 {
+			return Line{}, fmt.Errorf("nboard line %q: nodestats without nodes", clip(s))
+		}
+		n, err := strconv.ParseUint(fields[1], 10, 64)
+		if err != nil {
+			return Line{}, fmt.Errorf("nboard line %q: nodes: %w", clip(s), err)
+		}
+		l := Line{Kind: LineNodeStats, Nodes: n}
+		if len(fields) >= 3 {
+			if t, err := parseNumber(fields[2]); err == nil {
+				l.Time = t
+			}
+		}
+		return l, nil
+	case strings.EqualFold(fields[0], "status"):
+		return Line{Kind: LineStatus, Text: strings.TrimSpace(s[len(fields[0]):])}, nil
+	}
+	return Line{}, nil
+}
+
+// parseMoveLine reads what follows "===": "F5/eval/time", "F5", "PA",
+// or "f5 0.00 0.0".
+func parseMoveLine(s string) (Line, error) {
+	var parts []string
+	if strings.Contains(s, "/") {
+		parts = strings.Split(s, "/")
+	} else {
+		parts = strings.Fields(s)
+	}
+	if len(parts) == 0 || strings.TrimSpace(parts[0]) == "" {
+		return Line{}, fmt.Errorf("nboard answer %q: no move", clip(s))
+	}
+	m, err := parseSquare(parts[0])
+	if err != nil {
+		return Line{}, fmt.Errorf("nboard answer %q: %w", clip(s), err)
+	}
+	l := Line{Kind: LineMove, Move: m}
+	if len(parts) > 1 && strings.TrimSpace(parts[1]) != "" {
+		if l.Eval, err = parseNumber(parts[1]); err != nil {
+			return Line{}, fmt.Errorf("nboard answer %q: eval: %w", clip(s), err)
+		}
+		l.HasEval = true
+	}
+	if len(parts) > 2 && strings.TrimSpace(parts[2]) != "" {
+		if l.Time, err = parseNumber(parts[2]); err != nil {
+			return Line{}, fmt.Errorf("nboard answer %q: time: %w", clip(s), err)
+		}
+	}
+	return l, nil
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
