@@ -11,7 +11,7 @@ CMDS     := $(notdir $(wildcard cmd/*))
 # Packages whose tests also run as linux/arm64 binaries under qemu-user.
 ARM64_TEST_PKGS ?= ./engines/othello
 
-.PHONY: all test deps vet test-race test-long cross test-arm64 build bench clean
+.PHONY: all test deps vet test-race test-long cross test-arm64 build bench clean demo
 
 all: build
 
@@ -67,3 +67,11 @@ bench:
 
 clean:
 	rm -rf $(BIN)
+
+# The README's first command: the arena on loopback, flipbot (built-in engine)
+# against it, a built-in bot challenging it; the match is shown live (log lines,
+# and the page's URL) until it ends. Needs only Go and make.
+demo:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/flipbot-arena ./cmd/flipbot
+	$(BIN)/flipbot-arena demo --flipbot $(BIN)/flipbot $(DEMO_FLAGS)

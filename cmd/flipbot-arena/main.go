@@ -1,0 +1,47 @@
+// Command flipbot-arena is a local FlipSight-compatible server: bot clients
+// connect to it as to othelloclub.com, built-in bots play on it, a web page
+// shows the live boards, and two engines can play a tournament through it.
+//
+//	flipbot-arena serve --listen ADDR --bot NAME:TOKEN[:MODES] … --builtin NAME[:LEVEL[:MODES]] … [--clock-ms MS] [--auto-match] [--tls]
+//	flipbot-arena match --a CMD --b CMD --mode MODE --pairs N [--clock-ms MS] [--concurrency K] [-json]
+//	flipbot-arena demo [--flipbot PATH] [--mode MODE] [--clock-ms MS]
+//
+// See arena/README.md.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+const usage = `usage:
+  flipbot-arena serve --listen ADDR --bot NAME:TOKEN[:MODES] ... --builtin NAME[:LEVEL[:MODES]] ... [--clock-ms MS] [--auto-match] [--tls]
+  flipbot-arena match --a CMD --b CMD --mode MODE --pairs N [--clock-ms MS] [--concurrency K] [-json]
+  flipbot-arena demo [--flipbot PATH] [--mode MODE] [--clock-ms MS]
+Run a subcommand with -h for its flags.
+`
+
+// run dispatches to a subcommand and returns the exit code.
+func run(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return runServe(args[1:], os.Stdout, os.Stderr)
+	case "match":
+		return runMatch(args[1:], os.Stdout, os.Stderr)
+	case "demo":
+		return runDemo(args[1:], os.Stdout, os.Stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(os.Stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "flipbot-arena: unknown subcommand %q\n%s", args[0], usage)
+	return 2
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/jsonline"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+func runMatch(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	a := fs.String("a", "", "engine A: a command speaking the --engine JSON protocol, or builtin[:LEVEL]")
+	b := fs.String("b", "", "engine B, like --a")
+	modeName := fs.String("mode", "std", "game: std, anti, grand, octagon or reversi")
+	pairs := fs.Int("pairs", 10, "paired matches to play (two legs each)")
+	clockMS := fs.Int("clock-ms", 60000, "each colour's time per leg, in ms")
+	conc := fs.Int("concurrency", 1, "matches at once")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
+	verbose := fs.Bool("v", false, "log the server's lines (and every move)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	mode, err := othello.ParseMode(*modeName)
+	if err != nil || *a == "" || *b == "" || *pairs <= 0 || *clockMS <= 0 || *conc <= 0 {
+		fmt.Fprintln(stderr, "flipbot-arena match: need --a, --b, a valid --mode, --pairs ≥ 1, --clock-ms > 0, --concurrency ≥ 1")
+		return 2
+	}
+	log := slog.New(slog.DiscardHandler)
+	if *verbose {
+		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	fa, na, err := engineFactory(*a, mode, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipbot-arena match: --a: %v\n", err)
+		return 2
+	}
+	fb, nb, err := engineFactory(*b, mode, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipbot-arena match: --b: %v\n", err)
+		return 2
+	}
+	if na == nb {
+		na, nb = na+"-A", nb+"-B"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	stats, err := arena.RunTournament(ctx, arena.TournamentConfig{
+		A: fa, B: fb, NameA: na, NameB: nb, Mode: mode, Pairs: *pairs,
+		Clock: time.Duration(*clockMS) * time.Millisecond, Concurrency: *conc, Logger: log, Seed: *seed,
+		Progress: func(s arena.TournamentStats) {
+			fmt.Fprintf(stderr, "\r%d/%d  +%d =%d -%d  score %.1f%%  discs %d-%d   ", s.Played, s.Pairs, s.Wins, s.Draws, s.Losses, s.Score, s.DiscsA, s.DiscsB)
+		},
+	})
+	fmt.Fprintln(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipbot-arena match: %v\n", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(statsJSON(na, nb, stats, time.Since(start)))
+	} else {
+		printStats(stdout, na, nb, stats, time.Since(start))
+	}
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+// statsJSON is the -json output; infinite Elo bounds (0 % or 100 %) are
+// the strings "+inf"/"-inf", which JSON numbers cannot hold.
+func statsJSON(na, nb string, s arena.TournamentStats, took time.Duration) map[string]any {
+	return map[string]any{
+		"a": na, "b": nb, "mode": s.Mode, "pairs": s.Pairs, "played": s.Played,
+		"wins": s.Wins, "draws": s.Draws, "losses": s.Losses, "aborted": s.Aborted, "timeouts": s.Timeouts,
+		"discs_a": s.DiscsA, "discs_b": s.DiscsB, "score_pct": math.Round(s.Score*10) / 10,
+		"elo": fmtElo(s.Elo), "elo_low": fmtElo(s.EloLow), "elo_high": fmtElo(s.EloHigh),
+		"seconds": math.Round(took.Seconds()*10) / 10,
+	}
+}
+
+func fmtElo(e float64) any {
+	if math.IsInf(e, 0) || math.IsNaN(e) {
+		return eloStr(e)
+	}
+	return math.Round(e*10) / 10
+}
+
+func printStats(w io.Writer, na, nb string, s arena.TournamentStats, took time.Duration) {
+	fmt.Fprintf(w, "%s vs %s, %s, %d pairs (%d legs) in %s\n", na, nb, s.Mode, s.Played, 2*s.Played, took.Round(time.Second))
+	fmt.Fprintf(w, "  %s: %d wins, %d draws, %d losses", na, s.Wins, s.Draws, s.Losses)
+	if s.Aborted > 0 {
+		fmt.Fprintf(w, ", %d aborted", s.Aborted)
+	}
+	if s.Timeouts > 0 {
+		fmt.Fprintf(w, ", %d with timeouts", s.Timeouts)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  discs: %s %d, %s %d\n", na, s.DiscsA, nb, s.DiscsB)
+	fmt.Fprintf(w, "  score: %.1f%%\n", s.Score)
+	fmt.Fprintf(w, "  Elo %s − %s: %s (95%% interval %s to %s)\n", na, nb, eloStr(s.Elo), eloStr(s.EloLow), eloStr(s.EloHigh))
+}
+
+func eloStr(e float64) string {
+	switch {
+	case math.IsInf(e, 1):
+		return "+inf"
+	case math.IsInf(e, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", e)
+}
+
+// engineFactory reads an engine spec: builtin[:LEVEL] or a command.
+func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (arena.EngineFactory, string, error) {
+	if spec == "builtin" || strings.HasPrefix(spec, "builtin:") {
+		level := 1
+		if rest, ok := strings.CutPrefix(spec, "builtin:"); ok {
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 0 || n > 60 {
+				return nil, "", fmt.Errorf("builtin level %q is not 0..60", rest)
+			}
+			level = n
+		}
+		return func() (engines.Engine, error) { return arena.NewPlayer(level), nil },
+			fmt.Sprintf("builtin-%d", level), nil
+	}
+	probe, err := jsonline.New(jsonline.Options{Command: spec, Modes: []othello.Mode{mode}, Logger: log})
+	if err != nil {
+		return nil, "", err
+	}
+	name := probe.Name()
+	_ = probe.Close()
+	name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	if n := []rune(name); len(n) > 24 {
+		name = string(n[:24])
+	}
+	for len([]rune(name)) < 2 {
+		name += "_"
+	}
+	return func() (engines.Engine, error) {
+		return jsonline.New(jsonline.Options{Command: spec, Modes: []othello.Mode{mode}, Logger: log})
+	}, name, nil
+}
