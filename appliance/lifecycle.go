@@ -58,6 +58,8 @@ type Config struct {
 	PasswordFiles []string
 	// EnvToken is FS_BOT_TOKEN; when set it wins over the stored token.
 	EnvToken string
+	// Hostname shown on the pages; os.Hostname() when empty.
+	Hostname string
 	// Version shown on the pages; from the build info when empty.
 	Version string
 	// EgaroucidInstalled offers Egaroucid for std on the settings page.
@@ -275,7 +277,10 @@ func (a *app) startup() {
 	a.mu.Lock()
 	a.settings = s
 	a.mu.Unlock()
-	host, _ := os.Hostname()
+	host := a.cfg.Hostname
+	if host == "" {
+		host, _ = os.Hostname()
+	}
 	a.hub.Update(func(st *Status) {
 		st.Storage = storage
 		st.Engine = s.engine()
