@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"log/slog"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// Scope says how many instances of an engine the bot makes.
+type Scope int
+
+const (
+	// Shared: one engine for everything (the built-in engine, which shares
+	// its cores among concurrent searches).
+	Shared Scope = iota
+	// PerMatch: one engine per match, shared by its legs (the --engine
+	// JSON-line protocol).
+	PerMatch
+	// PerLeg: one engine per leg (NBoard, Edax, Egaroucid).
+	PerLeg
+)
+
+// EngineFactory tells the bot how to make and describe its engines.
+type EngineFactory struct {
+	// Name is reported as environment.engine (≤ 120 characters).
+	Name string
+	// Practice is reported as environment.practice (true only for a
+	// practice engine).
+	Practice bool
+	// Modes the engine plays; challenges in other modes are rejected. Nil
+	// means all five.
+	Modes []othello.Mode
+	// Scope is how many instances New is asked for.
+	Scope Scope
+	// New makes one engine instance. The bot closes every instance it made.
+	New func() (engines.Engine, error)
+}
+
+// supports reports whether the factory's engines play mode.
+func (f *EngineFactory) supports(mode othello.Mode) bool {
+	if f.Modes == nil {
+		return true
+	}
+	for _, m := range f.Modes {
+		if m == mode {
+			return true
+		}
+	}
+	return false
+}
+
+// Timing holds the bot's intervals; the zero value means the spec's figures.
+// Tests shorten them.
+type Timing struct {
+	// PollStream is the poll interval while the stream is up (10 s).
+	PollStream time.Duration
+	// PollMatch is the interval without a stream during a match (1 s).
+	PollMatch time.Duration
+	// PollIdle is the interval without a stream and no match (5 s).
+	PollIdle time.Duration
+	// MinPollGap is the least time between two polls (1 s).
+	MinPollGap time.Duration
+	// BackoffMin and BackoffMax bound the stream reconnection backoff
+	// (1 s, 30 s).
+	BackoffMin, BackoffMax time.Duration
+	// Margin is kept from the remaining clock when computing a budget
+	// (750 ms).
+	Margin time.Duration
+	// SendReserve is the time kept after the engine's deadline to play a
+	// fallback and send it (150 ms).
+	SendReserve time.Duration
+}
+
+func (t Timing) withDefaults() Timing {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&t.PollStream, 10*time.Second)
+	def(&t.PollMatch, time.Second)
+	def(&t.PollIdle, 5*time.Second)
+	def(&t.MinPollGap, time.Second)
+	def(&t.BackoffMin, time.Second)
+	def(&t.BackoffMax, 30*time.Second)
+	def(&t.Margin, 750*time.Millisecond)
+	def(&t.SendReserve, 150*time.Millisecond)
+	return t
+}
+
+// Options configure a Bot. Client and Engine are required.
+type Options struct {
+	// Client talks to FlipSight.
+	Client *flipsight.Client
+	// Engine makes the engines.
+	Engine EngineFactory
+	// CPU and OS are reported in agent_poll's environment (the engine name
+	// and practice flag come from Engine).
+	CPU, OS string
+	// MaxThink caps the time one move may take (the --max-think-seconds
+	// option); 0 means no cap but the clock.
+	MaxThink time.Duration
+	// MaxMatches is how many matches run at once (default 2; a pair and a
+	// human match count 1 each).
+	MaxMatches int
+	// OnceMatch, when non-zero, plays only that match (accepting it if
+	// pending) and makes Run return when it has ended.
+	OnceMatch int64
+	// NoStream polls only (the --no-stream option).
+	NoStream bool
+	// Logger receives the bot's logs (slog.Default() when nil).
+	Logger *slog.Logger
+	// Clock is the time source (the system clock when nil).
+	Clock Clock
+	// OnStatus, when set, is called with a fresh snapshot after every change
+	// of the status, from the bot's loop: it must return quickly and must not
+	// call back into the Bot.
+	OnStatus func(Status)
+	// Timing overrides the spec's intervals (tests).
+	Timing Timing
+	// Results is how many recent results the status keeps (default 20).
+	Results int
+}
