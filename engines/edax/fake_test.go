@@ -1,0 +1,132 @@
+package edax
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"flipbot.dev/flipbot/engines/nboard"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// fakeEnv makes the test binary act as a fake Edax.
+const fakeEnv = "FLIPBOT_FAKE_EDAX"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "1" {
+		os.Exit(fakeEdax(os.Args[1:]))
+	}
+	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEdax behaves like Edax 4.6 in NBoard mode: it needs -nboard, an
+// existing -eval-file, data/ in its working directory and `nboard 1`; it
+// searches until a ping stops it (or 10 s), then answers in lower case
+// like "=== f5 0.00 0.0", then "pong N". With "-fake quick" it answers at
+// once; with "-fake crash" it exits on go.
+func fakeEdax(args []string) int {
+	behaviour := ""
+	if i := slices.Index(args, "-fake"); i >= 0 && i+1 < len(args) {
+		behaviour = args[i+1]
+	}
+	if !slices.Contains(args, "-nboard") {
+		fmt.Fprintln(os.Stderr, "not in nboard mode")
+		return 6
+	}
+	i := slices.Index(args, "-eval-file")
+	if i < 0 || i+1 >= len(args) {
+		return 6
+	}
+	if _, err := os.Stat(args[i+1]); err != nil {
+		fmt.Fprintln(os.Stderr, "no eval:", err)
+		return 6
+	}
+	if _, err := os.Stat("data"); err != nil {
+		fmt.Fprintln(os.Stderr, "working directory has no data/")
+		return 6
+	}
+	in := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			in <- sc.Text()
+		}
+		close(in)
+	}()
+	out := bufio.NewWriter(os.Stdout)
+	say := func(format string, a ...any) {
+		fmt.Fprintf(out, format+"\n", a...)
+		_ = out.Flush()
+	}
+	pos := othello.New(othello.Std)
+	var timer <-chan time.Time
+	answer := func() {
+		timer = nil
+		legal := pos.LegalMoves()
+		name := "pa"
+		if len(legal) > 0 {
+			name = othello.SquareName(legal[len(legal)-1], 8)
+		}
+		say("nodestats 4242 0.10")
+		say("=== %s -2.00 0.1", name)
+		say("status Edax is waiting")
+	}
+	for {
+		select {
+		case <-timer:
+			answer()
+		case l, ok := <-in:
+			if !ok {
+				return 0
+			}
+			cmd, rest, _ := strings.Cut(l, " ")
+			switch cmd {
+			case "nboard":
+				if rest != "1" {
+					fmt.Fprintln(os.Stderr, `Error: Edax expected "nboard 1" protocol`)
+				}
+			case "set":
+				what, val, _ := strings.Cut(rest, " ")
+				switch what {
+				case "depth":
+					say("set myname Edax%s", val)
+				case "game":
+					g, err := nboard.ParseGGF(val)
+					if err == nil {
+						pos, err = g.Position()
+					}
+					if err != nil {
+						fmt.Fprintln(os.Stderr, "Error: cannot parse game")
+					}
+				}
+			case "ping":
+				if timer != nil {
+					answer()
+				}
+				say("pong %s", rest)
+			case "go":
+				switch behaviour {
+				case "quick":
+					answer()
+				case "crash":
+					return 3
+				default:
+					say("status Edax is thinking")
+					timer = time.After(10 * time.Second)
+				}
+			case "quit":
+				return 0
+			}
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package adapt
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+func TestForcedAndCheck(t *testing.T) {
+	start := othello.New(othello.Std)
+	_, ok, err := Forced(start)
+	require.NoError(t, err)
+	assert.False(t, ok, "four legal moves: the engine chooses")
+
+	pass := othello.Position{Mode: othello.Std, Turn: othello.White, Black: othello.Bit(0), White: othello.Bit(1)}
+	m, ok, err := Forced(pass)
+	require.NoError(t, err)
+	assert.True(t, ok)
+	assert.Equal(t, othello.Pass, m)
+	require.NoError(t, Check(pass, othello.Pass))
+
+	one := pass
+	one.Turn = othello.Black
+	m, ok, err = Forced(one)
+	require.NoError(t, err)
+	assert.True(t, ok)
+	assert.Equal(t, 2, m, "c1 is black's only move")
+
+	over := othello.Position{Mode: othello.Std, Turn: othello.Black, Black: othello.Bit(0)}
+	_, _, err = Forced(over)
+	require.ErrorIs(t, err, ErrGameOver)
+
+	require.NoError(t, Check(start, start.LegalMoves()[0]))
+	require.Error(t, Check(start, othello.Pass))
+	require.Error(t, Check(start, 0))
+	require.Error(t, Check(start, 27), "occupied")
+}
+
+func TestThinkTime(t *testing.T) {
+	pos := othello.New(othello.Std)
+	req := engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: 10 * time.Second}
+	early := ThinkTime(req, 200*time.Millisecond)
+	assert.Greater(t, early, time.Second)
+	assert.LessOrEqual(t, early, 10*time.Second-200*time.Millisecond)
+
+	req.Budget = time.Second
+	assert.Equal(t, 800*time.Millisecond, ThinkTime(req, 200*time.Millisecond), "capped by the budget less the margin")
+
+	req.Budget, req.Remaining = 60*time.Millisecond, 60*time.Millisecond
+	got := ThinkTime(req, 200*time.Millisecond)
+	assert.Positive(t, got)
+	assert.LessOrEqual(t, got, 60*time.Millisecond)
+
+	// Less time left: less time to think.
+	req = engines.Request{Position: pos, Remaining: 20 * time.Second, Budget: 10 * time.Second}
+	assert.Less(t, ThinkTime(req, 0), early)
+}
