@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"flipbot.dev/flipbot/gpio/hd44780"
@@ -46,9 +47,15 @@ type Indicators struct {
 	closers  []func() error
 	summary  string
 
-	mu     sync.Mutex // guards latest
+	mu     sync.Mutex // guards latest and showSeq
 	latest Status
-	wake   chan struct{} // capacity 1: "latest changed"
+	// showSeq counts Show calls; the display loop stores the count it
+	// last read in seenSeq and sets parked while it waits. Tests use them
+	// to know when the loop is idle.
+	showSeq int64
+	seenSeq atomic.Int64
+	parked  atomic.Int32  // 0 running, 1 waiting for a timer only, 2 waiting for a timer or Show
+	wake    chan struct{} // capacity 1: "latest changed"
 
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
@@ -133,6 +140,7 @@ func (in *Indicators) Show(st Status) {
 	st.Game.Legs = append([]Leg(nil), st.Game.Legs...) // the caller may reuse its slice
 	in.mu.Lock()
 	in.latest = st
+	in.showSeq++
 	in.mu.Unlock()
 	in.setLEDs(st)
 	select {
@@ -144,7 +152,22 @@ func (in *Indicators) Show(st Status) {
 func (in *Indicators) current() Status {
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	in.seenSeq.Store(in.showSeq)
 	return in.latest
+}
+
+// idle reports whether the display loop waits with the latest Status
+// taken into account.
+func (in *Indicators) idle() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	switch in.parked.Load() {
+	case 1:
+		return true
+	case 2:
+		return in.seenSeq.Load() == in.showSeq
+	}
+	return false
 }
 
 func (in *Indicators) setLEDs(st Status) {
@@ -228,9 +251,12 @@ func (in *Indicators) displayLoop(ctx context.Context) {
 			pause := max(time.Duration(float64(busy)*(1/in.cfg.BusShare-1)), 200*time.Millisecond)
 			if err != nil {
 				pause = max(pause, 5*time.Second)
-				haveShown = false // retry the same frame later
 			}
 			notBefore = in.clock.Now().Add(pause)
+			if err != nil {
+				haveShown = false // retry once the pause is over
+				continue
+			}
 		}
 		if !in.sleep(ctx, in.nextViewChange(st, now, start, lastChange), true) {
 			return
@@ -251,6 +277,12 @@ func (in *Indicators) sleep(ctx context.Context, d time.Duration, wakeable bool)
 	if !wakeable {
 		wake = nil
 	}
+	if wakeable {
+		in.parked.Store(2)
+	} else {
+		in.parked.Store(1)
+	}
+	defer in.parked.Store(0)
 	select {
 	case <-ctx.Done():
 		return false
