@@ -23,19 +23,21 @@ import (
 
 // Open brings up the hardware described by cfg and starts showing the
 // Starting status on it. It never fails: whatever is absent (no GPIO
-// driver on a PC, no display on the bus, I²C not enabled) gives one log
-// line and is left out, and with nothing present the Indicators does
+// driver on a PC, no display on the bus, I²C not enabled) is left out and
+// listed in the one log line Open writes, and with nothing present the Indicators does
 // nothing. Stop it with Close or by cancelling ctx (then still call Close
 // to release the devices).
 func Open(ctx context.Context, cfg Config) *Indicators {
 	cfg = cfg.withDefaults()
-	log := cfg.Log
+	// Everything absent or failing goes into one log line at the end.
+	var absent []string
+	note := func(format string, args ...any) { absent = append(absent, fmt.Sprintf(format, args...)) }
 	state, err := driverreg.Init()
 	if err != nil {
-		log.Warn("indicators: periph drivers failed to start", "err", err)
+		note("periph drivers: %v", err)
 	} else {
 		for _, f := range state.Failed {
-			log.Info("indicators: periph driver failed", "driver", f.D.String(), "err", f.Err)
+			note("periph driver %s: %v", f.D, f.Err)
 		}
 	}
 	var d Devices
@@ -46,7 +48,7 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 		}
 		p := gpioreg.ByName(name)
 		if p == nil {
-			log.Info("indicators: LED pin not available, skipped", "led", role, "pin", name)
+			note("%s LED pin %s not available", role, name)
 			return nil
 		}
 		// Start dark; Out also makes the pin an output.
@@ -55,7 +57,7 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 			off = pgpio.High
 		}
 		if err := p.Out(off); err != nil {
-			log.Info("indicators: LED pin not usable, skipped", "led", role, "pin", name, "err", err)
+			note("%s LED pin %s not usable: %v", role, name, err)
 			return nil
 		}
 		pinsAvailable++
@@ -70,7 +72,7 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 
 	if cfg.ACT == ACTOn || (cfg.ACT == ACTAuto && pinsAvailable == 0) {
 		if act, err := openACT(cfg.ACTNames); err != nil {
-			log.Info("indicators: ACT LED not available", "err", err)
+			note("ACT LED: %v", err)
 		} else {
 			d.ACT = act
 			d.Closers = append(d.Closers, act.Close)
@@ -80,13 +82,13 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 	if cfg.Display != DisplayNone {
 		bus, err := i2creg.Open(cfg.I2CBus)
 		if err != nil {
-			log.Info("indicators: no I2C bus, no display", "bus", cfg.I2CBus, "err", err)
+			note("no display: I2C bus %q: %v", cfg.I2CBus, err)
 		} else {
 			oled, lcd, err := OpenDisplay(bus, cfg.Display, cfg.DisplayAddr)
 			switch {
 			case err != nil:
-				log.Info("indicators: no display", "bus", cfg.I2CBus, "err", err)
-				bus.Close()
+				note("no display: %v", err)
+				_ = bus.Close() // nothing was opened on it
 			default:
 				d.OLED, d.LCD = oled, lcd
 				d.Closers = append(d.Closers, bus.Close)
@@ -94,7 +96,11 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 		}
 	}
 	in := New(ctx, d, cfg)
-	log.Info("indicators", "hardware", in.Hardware())
+	if len(absent) > 0 {
+		cfg.Log.Info("indicators", "hardware", in.Hardware(), "absent", strings.Join(absent, "; "))
+	} else {
+		cfg.Log.Info("indicators", "hardware", in.Hardware())
+	}
 	return in
 }
 

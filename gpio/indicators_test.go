@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -366,6 +367,8 @@ func TestOpenWithoutHardware(t *testing.T) {
 	assert.Equal(t, "none", in.Hardware())
 	in.Show(SampleStatus(InGame))
 	require.NoError(t, in.Close())
-	assert.Contains(t, logs.String(), "LED pin not available")
+	t.Log(logs.String())
+	assert.Equal(t, 1, strings.Count(logs.String(), "\n"), "one log line: %s", logs.String())
+	assert.Contains(t, logs.String(), "green LED pin GPIO17 not available")
 	assert.Contains(t, logs.String(), "no display")
 }
