@@ -26,17 +26,8 @@ func ThinkTime(req engines.Request, margin time.Duration) time.Duration {
 	if remaining <= 0 {
 		remaining = budget
 	}
-	pos := req.Position
-	empties := pos.Mode.Squares() - len(pos.Mode.BlockedSquares()) - pos.Black.Count() - pos.White.Count()
-	var reserve time.Duration
-	switch {
-	case remaining > 60*time.Second:
-		reserve = 10 * time.Second
-	case remaining > 10*time.Second:
-		reserve = 2 * time.Second
-	default:
-		reserve = remaining / 10
-	}
+	empties := Empties(req)
+	reserve := Reserve(remaining)
 	div := (empties+1)/2 - 4
 	if empties <= endgameEmpties || div < 2 {
 		div = 2
@@ -49,4 +40,23 @@ func ThinkTime(req engines.Request, margin time.Duration) time.Duration {
 		think = min(minThink, budget/2)
 	}
 	return think
+}
+
+// Reserve is the part of the clock kept back from an engine's own time
+// management: 10 s above 60 s left, 2 s above 10 s, a tenth below.
+func Reserve(remaining time.Duration) time.Duration {
+	switch {
+	case remaining > 60*time.Second:
+		return 10 * time.Second
+	case remaining > 10*time.Second:
+		return 2 * time.Second
+	default:
+		return remaining / 10
+	}
+}
+
+// Empties returns the number of empty playable squares of req's position.
+func Empties(req engines.Request) int {
+	pos := req.Position
+	return pos.Mode.Squares() - len(pos.Mode.BlockedSquares()) - pos.Black.Count() - pos.White.Count()
 }

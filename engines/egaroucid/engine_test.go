@@ -1,0 +1,219 @@
+package egaroucid
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/internal/adapt"
+	"flipbot.dev/flipbot/engines/internal/enginetest"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// install lays out a fake Egaroucid: dir/Egaroucid_for_Console.out (a
+// link to this test binary) and dir/resources/.
+func install(t *testing.T, resources bool) string {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "Egaroucid_for_Console.out")
+	require.NoError(t, os.Symlink(exe, bin))
+	if resources {
+		require.NoError(t, os.Mkdir(filepath.Join(dir, "resources"), 0o755))
+	}
+	return bin
+}
+
+func newFake(t *testing.T, log *enginetest.Log, fake ...string) *Engine {
+	t.Helper()
+	opts := Options{Path: install(t, true)}
+	if len(fake) > 0 {
+		opts.ExtraArgs = append([]string{"-fake"}, fake...)
+	}
+	if log != nil {
+		opts.Logger = log.Logger()
+	}
+	e, err := New(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+func request(pos othello.Position, budget time.Duration) engines.Request {
+	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
+}
+
+func first(pos othello.Position) int { return pos.LegalMoves()[0] }
+
+func TestAnswers(t *testing.T) {
+	positions := enginetest.Positions(t, 5)
+	tests := []struct {
+		name  string
+		fake  []string
+		wantE bool
+	}{
+		{"plain", nil, false},
+		{"with value", []string{"showvalue"}, false},
+		{"error lines skipped", []string{"garbage"}, false},
+		{"illegal", []string{"illegal"}, true},
+		{"crash", []string{"crash"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			enginetest.NoLeak(t)
+			var log enginetest.Log
+			e := newFake(t, &log, tc.fake...)
+			for i, pos := range positions {
+				res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+				if tc.wantE {
+					require.Error(t, err, "position %d", i)
+					continue
+				}
+				require.NoError(t, err, "position %d", i)
+				assert.Equal(t, first(pos), res.Move, "position %d", i)
+			}
+			if !tc.wantE {
+				starts, crashes := e.Stats()
+				assert.Equal(t, 1, starts)
+				assert.Zero(t, crashes)
+				assert.True(t, log.Contains("got settime X"), "settime reaches the engine")
+			}
+			require.NoError(t, e.Close())
+		})
+	}
+}
+
+func TestValueIsTheScore(t *testing.T) {
+	e := newFake(t, nil, "showvalue")
+	res, err := e.Move(context.Background(), request(othello.New(othello.Std), 5*time.Second))
+	require.NoError(t, err)
+	assert.InDelta(t, 3.0, res.Score, 1e-9)
+}
+
+func TestKilledAtTheCapAndRestarted(t *testing.T) {
+	enginetest.NoLeak(t)
+	marker := filepath.Join(t.TempDir(), "slow")
+	e := newFake(t, nil, "slowonce", marker)
+	positions := enginetest.Positions(t, 2)
+	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
+	require.ErrorIs(t, err, adapt.ErrTimeout)
+	e.mu.Lock()
+	assert.Nil(t, e.p, "killed at the cap")
+	e.mu.Unlock()
+	res, err := e.Move(context.Background(), request(positions[1], 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(positions[1]), res.Move)
+	starts, _ := e.Stats()
+	assert.Equal(t, 2, starts)
+	require.NoError(t, e.Close())
+}
+
+func TestCancel(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, nil, "slow")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Move(ctx, request(othello.New(othello.Std), time.Minute))
+		done <- err
+	}()
+	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	cancel()
+	err := <-done
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	require.NoError(t, e.Close())
+}
+
+func TestStdOnlyAndSetup(t *testing.T) {
+	e := newFake(t, nil)
+	assert.True(t, e.Supports(othello.Std))
+	assert.False(t, e.Supports(othello.Reversi))
+	assert.Equal(t, "Egaroucid", e.Name())
+	_, err := e.Move(context.Background(), request(othello.New(othello.Anti), time.Second))
+	require.ErrorIs(t, err, ErrMode)
+
+	_, err = New(Options{})
+	require.Error(t, err)
+	_, err = New(Options{Path: filepath.Join(t.TempDir(), "none")})
+	require.Error(t, err)
+
+	var log enginetest.Log
+	noRes, err := New(Options{Path: install(t, false), Logger: log.Logger()})
+	require.NoError(t, err)
+	defer noRes.Close()
+	assert.True(t, log.Contains("no resources/"))
+	_, err = noRes.Move(context.Background(), request(othello.New(othello.Std), 2*time.Second))
+	require.Error(t, err, "the fake, like Egaroucid, fails without resources/")
+}
+
+func TestSettimeSeconds(t *testing.T) {
+	pos := othello.New(othello.Std) // 60 empties: Egaroucid divides by 35
+	req := engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: 10 * time.Second}
+	assert.Equal(t, 58, SettimeSeconds(req, DefaultMargin), "the clock less the 2 s reserve")
+	req.Budget = 500 * time.Millisecond
+	// (0.5 − 0.3) s × 35 + 0.5 s = 7.5 s → 7
+	assert.Equal(t, 7, SettimeSeconds(req, DefaultMargin))
+	req.Remaining, req.Budget = 300*time.Millisecond, 200*time.Millisecond
+	assert.Equal(t, 1, SettimeSeconds(req, DefaultMargin), "never below 1 s")
+}
+
+func TestParseAnswer(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Answer
+		ok   bool
+	}{
+		{"f5", Answer{Move: 37}, true},
+		{"> f5", Answer{Move: 37}, true},
+		{"> > > F5", Answer{Move: 37}, true},
+		{"> ps", Answer{Move: othello.Pass}, true},
+		{"pass", Answer{Move: othello.Pass}, true},
+		{"d3 -4", Answer{Move: 19, Value: -4, HasValue: true}, true},
+		{"d3 x", Answer{Move: 19}, true},
+		{"> ", Answer{}, false},
+		{"[ERROR] command `x` not found", Answer{}, false},
+		{"i9", Answer{}, false},
+		{"time limit: 100", Answer{}, false},
+	}
+	for _, tc := range tests {
+		got, ok := ParseAnswer(tc.in)
+		assert.Equal(t, tc.ok, ok, tc.in)
+		if tc.ok {
+			assert.Equal(t, tc.want, got, tc.in)
+		}
+	}
+}
+
+func TestBoardString(t *testing.T) {
+	s, err := BoardString(othello.New(othello.Std))
+	require.NoError(t, err)
+	assert.Equal(t, "---------------------------OX------XO---------------------------X", s)
+	_, err = BoardString(othello.New(othello.Grand))
+	require.Error(t, err)
+}
+
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{"f5", "> > ps", "d3 -4.5", "[ERROR] x", ">", "h8 1e308"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, ok := ParseAnswer(s)
+		if !ok {
+			return
+		}
+		if a.Move != othello.Pass && (a.Move < 0 || a.Move >= 64) {
+			t.Fatalf("%q: move %d off the board", s, a.Move)
+		}
+		if a.HasValue && (a.Value != a.Value || a.Value <= -1000 || a.Value >= 1000) {
+			t.Fatalf("%q: value %v", s, a.Value)
+		}
+	})
+}

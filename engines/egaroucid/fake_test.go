@@ -1,0 +1,122 @@
+package egaroucid
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// fakeEnv makes the test binary act as a fake Egaroucid for Console.
+const fakeEnv = "FLIPBOT_FAKE_EGAROUCID"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "1" {
+		os.Exit(fakeEgaroucid(os.Args[1:]))
+	}
+	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEgaroucid behaves like Egaroucid for Console with -quiet -noboard:
+// a "> " prompt without newline before reading each command, setboard,
+// settime (echoed to stderr), go answering the first legal move in lower
+// case. "-fake B" picks a behaviour: showvalue ("f5 3"), slow (go takes a
+// minute), slowonce FILE (only the first run is slow), crash (exit on go),
+// illegal (answer a1), garbage (an error line before the answer).
+func fakeEgaroucid(args []string) int {
+	behaviour, marker := "", ""
+	if i := slices.Index(args, "-fake"); i >= 0 && i+1 < len(args) {
+		behaviour = args[i+1]
+		if i+2 < len(args) {
+			marker = args[i+2]
+		}
+	}
+	if !slices.Contains(args, "-quiet") || !slices.Contains(args, "-noboard") {
+		return 6
+	}
+	if fi, err := os.Stat("resources"); err != nil || !fi.IsDir() {
+		fmt.Fprintln(os.Stderr, "[ERROR] resources not found")
+		return 6
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	pos := othello.New(othello.Std)
+	for {
+		fmt.Fprint(out, "> ")
+		_ = out.Flush()
+		if !sc.Scan() {
+			return 0
+		}
+		cmd, arg, _ := strings.Cut(sc.Text(), " ")
+		switch cmd {
+		case "setboard":
+			b := strings.ReplaceAll(arg, " ", "")
+			if len(b) != 65 {
+				fmt.Fprintln(os.Stderr, "[ERROR] invalid argument")
+				continue
+			}
+			board := make([]int, 64)
+			for i := 0; i < 64; i++ {
+				switch b[i] {
+				case 'X':
+					board[i] = 1
+				case 'O':
+					board[i] = 2
+				}
+			}
+			turn := othello.Black
+			if b[64] == 'O' {
+				turn = othello.White
+			}
+			p, err := othello.FromBoard(othello.Std, board, turn, othello.Placed{}, nil)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "[ERROR]", err)
+				continue
+			}
+			pos = p
+		case "settime":
+			fmt.Fprintln(os.Stderr, "got settime", arg)
+		case "go":
+			fmt.Fprintln(os.Stderr, "time limit: 1234")
+			switch behaviour {
+			case "slow":
+				time.Sleep(time.Minute)
+			case "slowonce":
+				if _, err := os.Stat(marker); err != nil {
+					_ = os.WriteFile(marker, nil, 0o600)
+					time.Sleep(time.Minute)
+				}
+			case "crash":
+				return 3
+			case "illegal":
+				fmt.Fprintln(out, "a1")
+				continue
+			case "garbage":
+				fmt.Fprintln(out, "[ERROR] something odd")
+				fmt.Fprintln(out, "")
+			}
+			legal := pos.LegalMoves()
+			mv := "ps"
+			if len(legal) > 0 {
+				mv = othello.SquareName(legal[0], 8)
+			}
+			if behaviour == "showvalue" {
+				mv += " 3"
+			}
+			fmt.Fprintln(out, mv)
+		case "quit", "exit":
+			return 0
+		}
+	}
+}
