@@ -1,12 +1,17 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
+
+	"flipbot.dev/flipbot/appliance"
 )
 
-// runAppliance runs appliance. Placeholder until its issue lands: it says so and fails.
+// runAppliance runs the Raspberry Pi appliance (on a PC too, with -dir
+// standing in for /perm): SIGTERM or Ctrl-C drains and exits 0, a second
+// signal exits at once.
 func runAppliance(args []string) int {
-	fmt.Fprintln(os.Stderr, "flipbot: appliance is not implemented yet")
-	return 1
+	ctx, stop := appliance.NotifyStop(context.Background(), os.Exit)
+	defer stop()
+	return appliance.Main(ctx, args, os.Getenv, os.Stderr)
 }

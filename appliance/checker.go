@@ -1,0 +1,61 @@
+package appliance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// FlipSightChecker checks a token with one real agent_poll (without an
+// environment, so the server's record of the bot's engine is unchanged).
+type FlipSightChecker struct {
+	// APIURL and StreamURL are the service's addresses (the defaults when
+	// empty; a loopback http URL for a local arena).
+	APIURL, StreamURL string
+	// HTTPClient carries the request (a default transport when nil).
+	HTTPClient *http.Client
+}
+
+// CheckToken implements TokenChecker.
+func (c FlipSightChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
+	t, err := flipsight.NewToken(tok)
+	if err != nil {
+		return BotInfo{}, fmt.Errorf("check token: %w", err)
+	}
+	cl, err := flipsight.NewClient(flipsight.Config{APIURL: c.APIURL, StreamURL: c.StreamURL, Token: t, HTTPClient: c.HTTPClient})
+	if err != nil {
+		return BotInfo{}, fmt.Errorf("check token: %w", err)
+	}
+	resp, err := cl.Poll(ctx, nil)
+	if err != nil {
+		return BotInfo{}, classifyFlipSightError(err)
+	}
+	if resp.Bot == nil {
+		return BotInfo{}, errors.New("check token: agent_poll answered without the bot")
+	}
+	return botInfoFromWire(resp.Bot), nil
+}
+
+// classifyFlipSightError maps a client error onto the appliance's: a 401
+// to ErrTokenRejected, a failure to get any answer to ErrNetwork.
+func classifyFlipSightError(err error) error {
+	switch {
+	case flipsight.IsAuth(err):
+		return fmt.Errorf("%w: %w", ErrTokenRejected, err)
+	case flipsight.AsAPIError(err) != nil, errors.Is(err, context.Canceled), errors.Is(err, flipsight.ErrRefusedURL):
+		return err
+	default:
+		return fmt.Errorf("%w: %w", ErrNetwork, err)
+	}
+}
+
+func botInfoFromWire(b *flipsight.Bot) BotInfo {
+	info := BotInfo{ID: b.ID, Name: b.Name}
+	if b.Rating != nil {
+		info.Rating = b.Rating.Rating
+	}
+	return info
+}
