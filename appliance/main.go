@@ -120,4 +120,3 @@ func ensurePCPassword(path string, log *slog.Logger) (string, error) {
 	log.Info("admin password created (user gokrazy); read it from the file", "file", path)
 	return path, nil
 }
-
