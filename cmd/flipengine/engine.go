@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/search"
+)
+
+// engineFlags are the options shared by the commands that search.
+type engineFlags struct {
+	threads, hashMB int
+	verbose         bool
+}
+
+func (f *engineFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.threads, "threads", 0, "search threads (default: the number of cores)")
+	fs.IntVar(&f.hashMB, "hash", 64, "transposition table size in MiB")
+	fs.BoolVar(&f.verbose, "v", false, "log each search on stderr")
+}
+
+func (f *engineFlags) engine(stderr io.Writer) *search.Engine {
+	level := slog.LevelInfo
+	if f.verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return search.New(search.Options{Threads: f.threads, HashMB: f.hashMB, Logger: log})
+}
+
+// runEngine speaks the connector's --engine protocol: one JSON request per
+// line on stdin, one {"move":N} line per request on stdout; everything else
+// goes to stderr. A line that is not a request is reported on stderr and
+// skipped; a readable request that the rules reject is still answered with
+// one of its own legal_moves (or a pass when it lists none).
+func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ef engineFlags
+	ef.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	eng := ef.engine(stderr)
+	defer eng.Close()
+	lr := newLineReader(stdin)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errLineTooLong) {
+			fmt.Fprintf(stderr, "flipengine engine: request line over %d bytes skipped\n", maxLine)
+			continue
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0
+			}
+			fmt.Fprintf(stderr, "flipengine engine: read stdin: %v\n", err)
+			return 1
+		}
+		if len(line) == 0 {
+			continue
+		}
+		req, err := othello.ParseEngineRequest(line)
+		if err != nil {
+			fmt.Fprintf(stderr, "flipengine engine: %v\n", err)
+			continue
+		}
+		mv := answerRequest(context.Background(), eng, req, stderr)
+		if _, err := fmt.Fprintf(stdout, "{\"move\":%d}\n", mv); err != nil {
+			fmt.Fprintf(stderr, "flipengine engine: write stdout: %v\n", err)
+			return 1
+		}
+	}
+}
+
+// answerRequest returns the move for one request: the engine's choice when
+// the request is a valid position, else the first of its legal_moves.
+func answerRequest(ctx context.Context, eng engines.Engine, req othello.EngineRequest, stderr io.Writer) int {
+	fallback := othello.Pass
+	if len(req.LegalMoves) > 0 {
+		fallback = req.LegalMoves[0]
+	}
+	pos, err := req.Position()
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine engine: %v; playing %d from legal_moves\n", err, fallback)
+		return fallback
+	}
+	legal := pos.LegalMoves()
+	if req.LegalMoves != nil && !slices.Equal(legal, req.LegalMoves) {
+		fmt.Fprintf(stderr, "flipengine engine: legal_moves %v differ from the rules' %v; the request's win\n", req.LegalMoves, legal)
+		if len(req.LegalMoves) == 0 {
+			return othello.Pass
+		}
+	}
+	res, err := eng.Move(ctx, engines.Request{
+		Position:  pos,
+		Remaining: time.Duration(req.RemainingMS) * time.Millisecond,
+		Budget:    time.Duration(req.BudgetMS) * time.Millisecond,
+		Wire:      &req,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine engine: search: %v; playing %d\n", err, fallback)
+		return fallback
+	}
+	if req.LegalMoves != nil && !slices.Contains(req.LegalMoves, res.Move) {
+		return fallback
+	}
+	return res.Move
+}
