@@ -1,0 +1,269 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// ErrOnceMatchDone is not returned; Run returns nil when --once-match ends.
+
+// Bot plays on FlipSight. Create it with New, run it with Run (once), read
+// its state with Status from any goroutine.
+type Bot struct {
+	opts  Options
+	c     *flipsight.Client
+	log   *slog.Logger
+	clock Clock
+	t     Timing
+	env   flipsight.Environment
+	eng   *engineSet
+
+	// Messages to the loop.
+	streamMsgs chan streamMsg
+	pollDone   chan pollResult
+	acceptDone chan acceptResult
+	taskMsgs   chan taskMsg
+	refreshes  chan refreshReq
+
+	statusMu sync.Mutex
+	status   Status
+
+	tasks sync.WaitGroup
+
+	// Loop-owned state below.
+	me           int64
+	botInfo      BotInfo
+	names        map[int64]string
+	matches      map[int64]*match
+	rejected     map[int64]bool
+	results      []Result
+	streamUp     bool
+	draining     bool
+	onceDone     bool
+	lastErr      string
+	polling      bool
+	pollAgain    bool
+	lastPoll     time.Time
+	waiting      []refreshReq
+	pollWaiting  []refreshReq
+	fatal        error
+	stopStream   context.CancelFunc
+	pollTimer    *time.Timer
+	pollTimerSet bool
+}
+
+// New checks opts and returns a Bot.
+func New(opts Options) (*Bot, error) {
+	if opts.Client == nil {
+		return nil, errors.New("bot: no client")
+	}
+	if opts.Engine.New == nil {
+		return nil, errors.New("bot: no engine")
+	}
+	if opts.MaxMatches <= 0 {
+		opts.MaxMatches = 2
+	}
+	if opts.Results <= 0 {
+		opts.Results = 20
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Clock == nil {
+		opts.Clock = systemClock{}
+	}
+	if opts.OS == "" {
+		opts.OS = runtime.GOOS
+	}
+	b := &Bot{
+		opts:  opts,
+		c:     opts.Client,
+		log:   opts.Logger,
+		clock: opts.Clock,
+		t:     opts.Timing.withDefaults(),
+		env: flipsight.Environment{
+			CPU:      clip(opts.CPU),
+			OS:       clip(opts.OS),
+			Engine:   clip(opts.Engine.Name),
+			Practice: opts.Engine.Practice,
+		},
+		eng:        newEngineSet(opts.Engine, opts.Logger),
+		streamMsgs: make(chan streamMsg, 64),
+		pollDone:   make(chan pollResult, 1),
+		acceptDone: make(chan acceptResult, 8),
+		taskMsgs:   make(chan taskMsg, 64),
+		refreshes:  make(chan refreshReq, 8),
+		names:      map[int64]string{},
+		matches:    map[int64]*match{},
+		rejected:   map[int64]bool{},
+	}
+	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
+	return b, nil
+}
+
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) > flipsight.MaxEnvironmentLen {
+		r = r[:flipsight.MaxEnvironmentLen]
+	}
+	return string(r)
+}
+
+// Status returns a snapshot of the bot's state. Safe from any goroutine.
+func (b *Bot) Status() Status {
+	b.statusMu.Lock()
+	defer b.statusMu.Unlock()
+	return b.status.clone()
+}
+
+// Run plays until ctx is cancelled (then it accepts nothing new, finishes
+// the moves in flight, closes the engines and returns ctx's error's cause
+// as nil), until the --once-match match has ended (nil), or until the token
+// is rejected (an error for which flipsight.IsAuth is true). Other failures
+// (network, 5xx) are retried, never returned. Run must be called once.
+func (b *Bot) Run(ctx context.Context) error {
+	b.log.Info("bot starting", "api", b.c.APIURL(), "engine", b.env.Engine,
+		"max_matches", b.opts.MaxMatches, "stream", !b.opts.NoStream, "once_match", b.opts.OnceMatch)
+	streamCtx, stopStream := context.WithCancel(context.Background())
+	b.stopStream = stopStream
+	var streamWG sync.WaitGroup
+	if !b.opts.NoStream {
+		streamWG.Add(1)
+		go func() {
+			defer streamWG.Done()
+			b.runStream(streamCtx)
+		}()
+		b.setState(StateConnecting)
+	} else {
+		b.setState(StatePolling)
+	}
+	b.pollTimer = time.NewTimer(time.Hour)
+	b.pollTimer.Stop()
+	b.startPoll()
+
+	err := b.loop(ctx)
+
+	stopStream()
+	streamWG.Wait()
+	b.eng.closeAll()
+	if b.fatal != nil {
+		b.setState(StateTokenRejected)
+	} else {
+		b.setState(StateStopped)
+	}
+	b.log.Info("bot stopped", "reason", stopReason(err))
+	return err
+}
+
+func stopReason(err error) string {
+	if err == nil {
+		return "done"
+	}
+	return err.Error()
+}
+
+// loop is the owner of the state. It returns when the bot must stop and
+// every move task has ended.
+func (b *Bot) loop(ctx context.Context) error {
+	tasksDone := make(chan struct{})
+	var tasksDoneArmed bool
+	ctxDone := ctx.Done()
+	for {
+		if (b.draining || b.fatal != nil || b.onceDone) && !tasksDoneArmed {
+			tasksDoneArmed = true
+			b.stopStream()
+			go func() { b.tasks.Wait(); close(tasksDone) }()
+		}
+		select {
+		case <-ctxDone:
+			ctxDone = nil
+			if !b.draining {
+				b.draining = true
+				b.log.Info("stop requested: accepting nothing new, finishing moves in flight")
+				b.setState(StateStopping)
+			}
+		case m := <-b.streamMsgs:
+			b.onStream(m)
+		case r := <-b.pollDone:
+			b.onPoll(r)
+		case r := <-b.acceptDone:
+			b.onAccept(r)
+		case m := <-b.taskMsgs:
+			b.onTask(m)
+		case r := <-b.refreshes:
+			b.pollWaiting = append(b.pollWaiting, r)
+			b.startPoll()
+		case <-b.pollTimer.C:
+			b.pollTimerSet = false
+			b.startPoll()
+		case <-tasksDone:
+			// Answer pending refreshes so no task waits (none should remain).
+			for _, r := range append(b.waiting, b.pollWaiting...) {
+				r.reply <- false
+			}
+			switch {
+			case b.fatal != nil:
+				return b.fatal
+			default:
+				return nil
+			}
+		}
+	}
+}
+
+// fail records a fatal error (token rejected) and stops the bot.
+func (b *Bot) fail(err error) {
+	if b.fatal == nil {
+		b.fatal = err
+		b.log.Error("FlipSight rejected the bot token; stopping (check FS_BOT_TOKEN)", "err", err)
+		b.setState(StateTokenRejected)
+		for _, m := range b.matches {
+			m.cancelTasks()
+		}
+	}
+}
+
+// noteErr records the last failure for the status.
+func (b *Bot) noteErr(err error) {
+	if err == nil {
+		if b.lastErr != "" {
+			b.lastErr = ""
+			b.publish()
+		}
+		return
+	}
+	msg := err.Error()
+	if msg != b.lastErr {
+		b.lastErr = msg
+		b.publish()
+	}
+}
+
+func (b *Bot) setState(s string) {
+	b.statusMu.Lock()
+	b.status.State = s
+	b.statusMu.Unlock()
+	b.publish()
+}
+
+// publish rebuilds the status snapshot and hands it to OnStatus.
+func (b *Bot) publish() {
+	b.statusMu.Lock()
+	st := b.buildStatus(b.status.State)
+	b.status = st
+	b.statusMu.Unlock()
+	if b.opts.OnStatus != nil {
+		b.opts.OnStatus(st.clone())
+	}
+}
+
+func wrapf(err error, format string, args ...any) error {
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

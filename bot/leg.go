@@ -1,0 +1,326 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// moveTask is the search and send of one move for (match, leg, revision).
+type moveTask struct {
+	key    legKey
+	rev    int64
+	ctx    context.Context // cancelled when the leg changed: the search is dropped
+	cancel context.CancelFunc
+}
+
+// moveJob is everything a task needs, copied out of the loop's state.
+type moveJob struct {
+	key           legKey
+	human         bool
+	mode          othello.Mode
+	modeOK        bool
+	modeName      string
+	size          int
+	blocked       []int
+	leg           flipsight.Leg
+	color         int
+	serverNow     int64
+	arrived       time.Time
+	roundNo       *int64
+	roomCreatedAt *string
+}
+
+// taskMsg is a task's report to the loop.
+type taskMsg struct {
+	task *moveTask
+	// fatal is a rejected token.
+	fatal error
+	// poll asks for a fresh poll (after a refused move).
+	poll bool
+}
+
+// startMove starts the task for leg i's current revision (loop).
+func (b *Bot) startMove(m *match, i int) {
+	ls := m.legs[i]
+	l := ls.leg
+	ls.started = l.Revision
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &moveTask{key: legKey{m.id, i}, rev: l.Revision, ctx: ctx, cancel: cancel}
+	ls.task = t
+	j := moveJob{key: t.key, human: m.human, mode: m.mode, modeOK: m.modeOK, modeName: m.modeName,
+		leg: l, color: m.myColor(&l), serverNow: ls.serverNow, arrived: ls.arrived}
+	j.leg.Board = slices.Clone(l.Board)
+	j.leg.LegalMoves = slices.Clone(l.LegalMoves)
+	j.leg.History = slices.Clone(l.History)
+	if st := m.obj.State; st != nil {
+		j.size, j.blocked = st.BoardSize, slices.Clone(st.BlockedSquares)
+		j.roundNo, j.roomCreatedAt = st.RoundNo, st.RoomCreatedAt
+	}
+	if m.obj.RoundNo != nil {
+		j.roundNo = m.obj.RoundNo
+	}
+	if m.obj.RoomCreatedAt != nil {
+		j.roomCreatedAt = m.obj.RoomCreatedAt
+	}
+	if j.size == 0 {
+		j.size = 8
+		if len(l.Board) == 100 {
+			j.size = 10
+		}
+	}
+	if j.blocked == nil {
+		j.blocked = []int{}
+	}
+	b.tasks.Add(1)
+	go func() {
+		defer b.tasks.Done()
+		defer cancel()
+		msg := b.playMove(j, t)
+		msg.task = t
+		b.taskMsgs <- msg
+	}()
+}
+
+// onTask handles a task's end (loop).
+func (b *Bot) onTask(msg taskMsg) {
+	t := msg.task
+	if m := b.matches[t.key.match]; m != nil && t.key.leg < len(m.legs) && m.legs[t.key.leg].task == t {
+		m.legs[t.key.leg].task = nil
+	}
+	if msg.fatal != nil {
+		b.fail(msg.fatal)
+	}
+	if msg.poll {
+		b.startPoll()
+	}
+	b.publish()
+}
+
+// choice is a chosen move and how it was found.
+type choice struct {
+	move   int
+	source string // engine, forced, fallback
+	res    engines.Result
+}
+
+// playMove thinks and sends one move (task goroutine).
+func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
+	start := b.clock.Now()
+	clockMS := 0.0
+	if j.color >= 1 && j.color <= len(j.leg.ClocksMS) {
+		clockMS = j.leg.ClocksMS[j.color-1]
+	}
+	remaining := Remaining(clockMS, j.serverNow, j.leg.TurnStartedMS, start.Sub(j.arrived))
+	budget := Budget(remaining, b.opts.MaxThink, b.t.Margin)
+	deadline := start.Add(remaining)
+
+	var pos *othello.Position
+	if j.modeOK {
+		p, err := othello.Leg{Board: j.leg.Board, Turn: j.leg.Turn, Placed: othello.Placed(j.leg.Placed),
+			LegalMoves: j.leg.LegalMoves}.Position(j.modeName, j.size, j.blocked)
+		if err != nil {
+			b.log.Warn("leg does not make a position; playing a fallback", "match", j.key.match, "leg", j.key.leg, "err", err)
+		} else {
+			pos = &p
+		}
+	}
+	c, ok := b.choose(t, j, pos, remaining, budget)
+	if !ok {
+		return taskMsg{}
+	}
+	if t.ctx.Err() != nil {
+		b.log.Debug("search dropped: the leg changed", "match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision)
+		return taskMsg{}
+	}
+	return b.send(j, t, pos, c, deadline, start)
+}
+
+// choose finds the move: forced when there is no choice, else the engine's
+// answer if legal and in time, else a quick fallback.
+func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, budget time.Duration) (choice, bool) {
+	legal := j.leg.LegalMoves
+	switch len(legal) {
+	case 0:
+		if j.human {
+			return choice{}, false // the server passes for us in human games
+		}
+		return choice{move: othello.Pass, source: "forced"}, true
+	case 1:
+		return choice{move: legal[0], source: "forced"}, true
+	}
+	fallback := func(why string, err error) (choice, bool) {
+		mv, _ := quickMove(pos, legal, nil)
+		args := []any{"match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision, "reason", why}
+		if err != nil {
+			args = append(args, "err", err)
+		}
+		if t.ctx.Err() == nil {
+			b.log.Warn("playing a fallback move", args...)
+		}
+		return choice{move: mv, source: "fallback"}, true
+	}
+	if pos == nil {
+		return fallback("no position for the engine", nil)
+	}
+	if budget <= b.t.SendReserve {
+		return fallback("no time left for the engine", nil)
+	}
+	eng, err := b.eng.get(j.key)
+	if err != nil {
+		return fallback("engine unavailable", err)
+	}
+	wire := b.wireRequest(j, *pos, remaining, budget)
+	req := engines.Request{Position: *pos, Remaining: remaining, Budget: budget, Wire: &wire}
+	ctx, cancel := context.WithTimeout(t.ctx, budget)
+	defer cancel()
+	type answer struct {
+		res engines.Result
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		res, err := eng.Move(ctx, req)
+		ch <- answer{res, err}
+	}()
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case a := <-ch:
+		if a.err != nil {
+			if t.ctx.Err() != nil {
+				return choice{}, true // dropped anyway
+			}
+			b.eng.discard(j.key, eng)
+			return fallback("engine failed", a.err)
+		}
+		if !slices.Contains(legal, a.res.Move) {
+			return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)))
+		}
+		return choice{move: a.res.Move, source: "engine", res: a.res}, true
+	case <-timer.C:
+		cancel()
+		b.eng.discard(j.key, eng)
+		return fallback("engine did not answer within its budget", nil)
+	case <-t.ctx.Done():
+		return choice{}, true
+	}
+}
+
+// wireRequest builds the spec's 15-field engine request.
+func (b *Bot) wireRequest(j moveJob, pos othello.Position, remaining, budget time.Duration) othello.EngineRequest {
+	w := othello.NewEngineRequest(pos)
+	w.Board = slices.Clone(j.leg.Board)
+	w.Color = j.color
+	w.LegalMoves = slices.Clone(j.leg.LegalMoves)
+	w.GameMode = j.modeName
+	w.BoardSize = j.size
+	w.BlockedSquares = slices.Clone(j.blocked)
+	w.Placed = othello.Placed(j.leg.Placed)
+	w.RemainingMS = max(0, remaining.Milliseconds())
+	w.MatchID = j.key.match
+	w.Leg = j.key.leg
+	w.Revision = j.leg.Revision
+	hist := j.leg.History
+	if hist == nil {
+		hist = []flipsight.HistoryEntry{}
+	}
+	if raw, err := json.Marshal(hist); err == nil {
+		w.History = raw
+	}
+	if j.roundNo != nil {
+		r := int(*j.roundNo)
+		w.RoundNo = &r
+	}
+	w.RoomCreatedAt = j.roomCreatedAt
+	w.BudgetMS = budget.Milliseconds()
+	return w
+}
+
+// send posts the move, handling refusals and lost answers (task goroutine).
+func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, deadline, start time.Time) taskMsg {
+	refused := map[int]bool{}
+	for attempt := 0; ; attempt++ {
+		req := flipsight.MoveRequest{MatchID: j.key.match, Leg: j.key.leg, Revision: t.rev,
+			Move: flipsight.SquareMove(c.move)}
+		if j.human {
+			req.RoundNo, req.RoomCreatedAt = j.roundNo, j.roomCreatedAt
+		}
+		timeout := min(10*time.Second, max(time.Second, deadline.Sub(b.clock.Now())))
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		_, err := b.c.Move(ctx, req)
+		cancel()
+		if err == nil {
+			b.log.Info("move", "match", j.key.match, "leg", j.key.leg, "revision", t.rev,
+				"move", othello.SquareName(c.move, j.size), "source", c.source, "depth", c.res.Depth,
+				"exact", c.res.Exact, "score", c.res.Score, "engine_ms", c.res.Elapsed.Milliseconds(),
+				"total_ms", b.clock.Now().Sub(start).Milliseconds(),
+				"remaining_ms", deadline.Sub(b.clock.Now()).Milliseconds())
+			return taskMsg{}
+		}
+		switch {
+		case flipsight.IsAuth(err):
+			return taskMsg{fatal: err}
+		case flipsight.IsStale(err):
+			b.log.Info("move not needed any more", "match", j.key.match, "leg", j.key.leg, "revision", t.rev, "err", err)
+			return taskMsg{poll: true}
+		case flipsight.IsIllegal(err):
+			// Never resend a refused move; the board did not change, so a
+			// different legal move at the same revision can still save the
+			// leg from a time loss.
+			refused[c.move] = true
+			b.log.Error("server refused the move", "match", j.key.match, "leg", j.key.leg, "revision", t.rev,
+				"move", othello.SquareName(c.move, j.size), "err", err)
+			mv, ok := quickMove(pos, j.leg.LegalMoves, refused)
+			if !ok || len(refused) > 2 {
+				return taskMsg{poll: true}
+			}
+			c = choice{move: mv, source: "fallback"}
+			continue
+		case flipsight.IsConflict(err):
+			b.log.Warn("move refused", "match", j.key.match, "leg", j.key.leg, "revision", t.rev, "err", err)
+			return taskMsg{poll: true}
+		}
+		// The answer is lost or the server is busy: fetch the state and
+		// resend the same move only if the revision is unchanged.
+		now := b.clock.Now()
+		if !now.Before(deadline) {
+			b.log.Error("move could not be delivered before the clock ran out", "match", j.key.match, "leg", j.key.leg, "err", err)
+			return taskMsg{poll: true}
+		}
+		wait := min(time.Duration(100<<min(attempt, 4))*time.Millisecond, time.Second)
+		if e := flipsight.AsAPIError(err); e != nil && e.RetryAfter > wait {
+			wait = e.RetryAfter
+		}
+		wait = min(wait, deadline.Sub(now)/2)
+		b.log.Warn("move answer lost; checking the state before resending", "match", j.key.match, "leg", j.key.leg,
+			"revision", t.rev, "err", err, "retry_in", wait)
+		time.Sleep(wait)
+		if !b.refresh(t.key, t.rev, deadline) {
+			b.log.Info("leg moved on; not resending", "match", j.key.match, "leg", j.key.leg, "revision", t.rev)
+			return taskMsg{}
+		}
+	}
+}
+
+// refresh asks the loop to poll and reports whether (key, rev) is still
+// the bot's move (task goroutine). Without an answer before the deadline it
+// reports true: the server refuses a stale revision anyway.
+func (b *Bot) refresh(key legKey, rev int64, deadline time.Time) bool {
+	r := refreshReq{key: key, rev: rev, reply: make(chan bool, 1)}
+	b.refreshes <- r
+	t := time.NewTimer(max(0, deadline.Sub(b.clock.Now())))
+	defer t.Stop()
+	select {
+	case ok := <-r.reply:
+		return ok
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,366 @@
+package bot
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// legKey names one leg of one match.
+type legKey struct {
+	match int64
+	leg   int
+}
+
+// match is a match the bot plays (loop-owned).
+type match struct {
+	id          int64
+	human       bool
+	modeName    string
+	mode        othello.Mode
+	modeOK      bool
+	participant int
+	opponent    string
+	// accepting: a slot is reserved and agent_accept is in flight.
+	accepting bool
+	running   bool
+	obj       flipsight.Match
+	legs      []*legState
+}
+
+// legState is the latest view of one leg (loop-owned).
+type legState struct {
+	leg       flipsight.Leg
+	serverNow int64
+	arrived   time.Time
+	known     bool
+	// started is the revision a move task was started for (-1: none).
+	started int64
+	task    *moveTask
+}
+
+func (m *match) cancelTasks() {
+	for _, l := range m.legs {
+		if l.task != nil {
+			l.task.cancel()
+		}
+	}
+}
+
+// isFinal reports whether a match status is an end.
+func isFinal(status string) bool {
+	switch status {
+	case flipsight.MatchFinished, flipsight.MatchAborted, flipsight.MatchRejected, flipsight.MatchExpired:
+		return true
+	}
+	return false
+}
+
+// observe takes in one match object seen at serverNow, arrived locally at
+// arrived (loop).
+func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
+	if b.opts.OnceMatch != 0 && obj.ID != b.opts.OnceMatch {
+		return
+	}
+	p := obj.Participant(b.me)
+	if p < 0 {
+		return
+	}
+	m := b.matches[obj.ID]
+	switch {
+	case obj.Status == flipsight.MatchPending:
+		if m != nil {
+			return // accept in flight or done; the next poll will say
+		}
+		b.considerPending(obj, p)
+	case obj.Status == flipsight.MatchRunning:
+		if m == nil {
+			m = b.track(obj, p)
+			b.log.Info("playing match", "match", obj.ID, "mode", m.modeName, "opponent", m.opponent, "participant", p)
+		}
+		m.accepting = false
+		m.running = true
+		b.update(m, obj, serverNow, arrived)
+	case isFinal(obj.Status):
+		if m != nil {
+			b.finish(m, &obj)
+		} else if b.opts.OnceMatch != 0 && obj.ID == b.opts.OnceMatch {
+			b.log.Info("the --once-match match has ended", "match", obj.ID, "status", obj.Status)
+			b.onceDone = true
+		}
+	}
+}
+
+func (b *Bot) track(obj flipsight.Match, p int) *match {
+	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj}
+	m.modeName = obj.GameMode
+	if obj.State != nil && obj.State.GameMode != "" {
+		m.modeName = obj.State.GameMode
+	}
+	if mode, err := othello.ParseMode(m.modeName); err == nil {
+		m.mode, m.modeOK = mode, true
+	}
+	m.opponent = b.opponentName(obj, p)
+	b.matches[obj.ID] = m
+	return m
+}
+
+func (b *Bot) opponentName(obj flipsight.Match, p int) string {
+	other := obj.BotB
+	if p == 1 {
+		other = obj.BotA
+	}
+	if obj.IsHuman() || other == 0 {
+		return "human"
+	}
+	if n, ok := b.names[other]; ok {
+		return n
+	}
+	return "bot " + itoa(other)
+}
+
+// considerPending accepts or rejects a pending match (loop).
+func (b *Bot) considerPending(obj flipsight.Match, p int) {
+	if !obj.IsHuman() && p != 1 {
+		return // our own challenge: the other bot accepts
+	}
+	if b.draining || b.fatal != nil || b.rejected[obj.ID] {
+		return
+	}
+	mode := obj.GameMode
+	if obj.State != nil && obj.State.GameMode != "" {
+		mode = obj.State.GameMode
+	}
+	pm, err := othello.ParseMode(mode)
+	if err != nil || !b.opts.Engine.supports(pm) {
+		b.rejected[obj.ID] = true
+		b.log.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			if _, err := b.c.Reject(ctx, obj.ID); err != nil {
+				b.log.Warn("reject failed", "match", obj.ID, "err", err)
+			}
+		}()
+		return
+	}
+	if len(b.matches) >= b.opts.MaxMatches {
+		return // no free slot; it stays pending
+	}
+	// Reserve the slot before accepting, so that simultaneous challenges
+	// never overshoot MaxMatches.
+	m := b.track(obj, p)
+	m.accepting = true
+	b.log.Info("accepting match", "match", obj.ID, "mode", mode, "opponent", m.opponent, "human", obj.IsHuman())
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		resp, err := b.c.Accept(ctx, obj.ID)
+		b.acceptDone <- acceptResult{id: obj.ID, resp: resp, err: err}
+	}()
+}
+
+// acceptResult is an agent_accept answer for the loop.
+type acceptResult struct {
+	id   int64
+	resp *flipsight.MatchResponse
+	err  error
+}
+
+// onAccept handles an agent_accept answer (loop).
+func (b *Bot) onAccept(r acceptResult) {
+	m := b.matches[r.id]
+	if r.err != nil {
+		if flipsight.IsAuth(r.err) {
+			b.fail(r.err)
+		}
+		b.log.Warn("accept failed", "match", r.id, "err", r.err)
+		if m != nil && m.accepting {
+			delete(b.matches, r.id) // release the slot
+		}
+	} else if m != nil && r.resp.Match != nil && isFinal(r.resp.Match.Status) {
+		delete(b.matches, r.id)
+	}
+	b.startPoll()
+	b.publish()
+}
+
+// update applies a running match's new state and starts the move tasks
+// that are due (loop).
+func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived time.Time) {
+	st := obj.State
+	if st == nil {
+		return
+	}
+	m.obj = obj
+	for len(m.legs) < len(st.Legs) {
+		m.legs = append(m.legs, &legState{started: -1})
+	}
+	for i := range st.Legs {
+		nl := st.Legs[i]
+		ls := m.legs[i]
+		if ls.known && nl.Revision < ls.leg.Revision {
+			continue // an older view than the one we have
+		}
+		if ls.known && nl.Revision == ls.leg.Revision && serverNow < ls.serverNow {
+			continue
+		}
+		ls.leg, ls.serverNow, ls.arrived, ls.known = nl, serverNow, arrived, true
+		if ls.task != nil && ls.task.rev != nl.Revision {
+			// The position changed under the search: drop it.
+			ls.task.cancel()
+		}
+		if b.draining || b.fatal != nil {
+			continue
+		}
+		if b.myMove(m, i) && nl.Revision > ls.started {
+			b.startMove(m, i)
+		}
+	}
+}
+
+// myColor returns the bot's colour in leg i.
+func (m *match) myColor(l *flipsight.Leg) int {
+	if l.BlackParticipant == m.participant {
+		return flipsight.Black
+	}
+	return flipsight.White
+}
+
+// myMove reports whether leg i is active with the bot to move (loop).
+func (b *Bot) myMove(m *match, i int) bool {
+	l := &m.legs[i].leg
+	return l.Status == flipsight.LegActive && l.Turn == m.myColor(l)
+}
+
+// stillMyMove reports whether (key, rev) is still the bot's move (loop).
+func (b *Bot) stillMyMove(key legKey, rev int64) bool {
+	m := b.matches[key.match]
+	if m == nil || key.leg >= len(m.legs) {
+		return false
+	}
+	return m.legs[key.leg].leg.Revision == rev && b.myMove(m, key.leg)
+}
+
+// finish ends a tracked match; obj is nil when the server stopped listing
+// it (loop).
+func (b *Bot) finish(m *match, obj *flipsight.Match) {
+	delete(b.matches, m.id)
+	m.cancelTasks()
+	b.eng.releaseMatch(m.id, &b.tasks)
+	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {
+		b.log.Info("challenge ended before it started", "match", m.id, "status", obj.Status)
+	} else {
+		res := b.result(m, obj)
+		b.results = append([]Result{res}, b.results...)
+		if len(b.results) > b.opts.Results {
+			b.results = b.results[:b.opts.Results]
+		}
+		b.log.Info("match finished", "match", m.id, "mode", res.Mode, "opponent", res.Opponent,
+			"outcome", res.Outcome, "mine", res.Mine, "theirs", res.Theirs, "reason", res.Reason)
+	}
+	if b.opts.OnceMatch != 0 && m.id == b.opts.OnceMatch {
+		b.onceDone = true
+	}
+	b.publish()
+}
+
+func (b *Bot) result(m *match, obj *flipsight.Match) Result {
+	res := Result{MatchID: m.id, Human: m.human, Mode: m.modeName, Opponent: m.opponent,
+		Outcome: OutcomeUnknown, At: b.clock.Now()}
+	if obj == nil {
+		return res
+	}
+	if obj.Status == flipsight.MatchAborted {
+		res.Outcome = OutcomeAborted
+	}
+	st := obj.State
+	if st == nil {
+		return res
+	}
+	if st.FinishReason != nil {
+		res.Reason = *st.FinishReason
+	}
+	if len(st.Totals) == 2 {
+		res.Mine, res.Theirs = st.Totals[m.participant], st.Totals[1-m.participant]
+	}
+	if obj.Status != flipsight.MatchFinished {
+		return res
+	}
+	switch {
+	case st.Winner == nil:
+		res.Outcome = OutcomeDraw
+	case *st.Winner == m.participant:
+		res.Outcome = OutcomeWin
+	default:
+		res.Outcome = OutcomeLoss
+	}
+	return res
+}
+
+// buildStatus makes the snapshot (loop, under statusMu).
+func (b *Bot) buildStatus(state string) Status {
+	now := b.clock.Now()
+	st := Status{State: state, Bot: b.botInfo, LastError: b.lastErr, Updated: now,
+		Results: append([]Result(nil), b.results...)}
+	for _, m := range b.matches {
+		ms := MatchStatus{ID: m.id, Human: m.human, Mode: m.modeName, Status: m.obj.Status,
+			Opponent: m.opponent, Participant: m.participant}
+		if m.accepting {
+			ms.Status = flipsight.MatchPending
+		}
+		if s := m.obj.State; s != nil && len(s.Totals) == 2 {
+			ms.Totals = [2]int{s.Totals[m.participant], s.Totals[1-m.participant]}
+		}
+		for i, ls := range m.legs {
+			if !ls.known {
+				continue
+			}
+			l := ls.leg
+			lst := LegStatus{Leg: i, Status: l.Status, BoardSize: boardSize(m, &l),
+				Board: append([]int(nil), l.Board...), MyColor: m.myColor(&l), Turn: l.Turn,
+				Revision: l.Revision, LastMove: -2, Thinking: ls.task != nil}
+			if len(l.Discs) == 2 {
+				lst.Discs = [2]int{l.Discs[0], l.Discs[1]}
+			}
+			if len(l.ClocksMS) == 2 {
+				for c := 0; c < 2; c++ {
+					lst.Clocks[c] = time.Duration(l.ClocksMS[c] * float64(time.Millisecond))
+				}
+				if l.Status == flipsight.LegActive && (l.Turn == 1 || l.Turn == 2) {
+					lst.Clocks[l.Turn-1] = max(0, Remaining(l.ClocksMS[l.Turn-1], ls.serverNow, l.TurnStartedMS, now.Sub(ls.arrived)))
+				}
+			}
+			if n := len(l.History); n > 0 && !l.History[n-1].Move.IsText() {
+				lst.LastMove = l.History[n-1].Move.Square
+			}
+			ms.Legs = append(ms.Legs, lst)
+		}
+		st.Matches = append(st.Matches, ms)
+	}
+	sortMatches(st.Matches)
+	return st
+}
+
+func boardSize(m *match, l *flipsight.Leg) int {
+	if s := m.obj.State; s != nil && s.BoardSize > 0 {
+		return s.BoardSize
+	}
+	if len(l.Board) == 100 {
+		return 10
+	}
+	return 8
+}
+
+func sortMatches(ms []MatchStatus) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].ID < ms[j-1].ID; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,289 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// streamMsg is what the stream reader tells the loop.
+type streamMsg struct {
+	up, down bool
+	ev       *flipsight.Event
+	arrived  time.Time
+	err      error
+}
+
+// runStream keeps the event stream open until ctx ends: it reconnects with
+// a backoff of BackoffMin doubling to BackoffMax with jitter (reset after a
+// stream that delivered events), forwards events to the loop and only
+// decodes; the loop does the rest.
+func (b *Bot) runStream(ctx context.Context) {
+	backoff := b.t.BackoffMin
+	for ctx.Err() == nil {
+		s, err := b.c.OpenStream(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			b.sendStream(ctx, streamMsg{down: true, err: err})
+			if flipsight.IsAuth(err) {
+				return
+			}
+			wait := jitter(backoff)
+			if e := flipsight.AsAPIError(err); e != nil && e.RetryAfter > wait {
+				wait = e.RetryAfter
+			}
+			b.log.Warn("event stream unavailable; polling meanwhile", "err", err, "retry_in", wait.Round(time.Millisecond))
+			if !sleep(ctx, wait) {
+				return
+			}
+			backoff = min(backoff*2, b.t.BackoffMax)
+			continue
+		}
+		b.sendStream(ctx, streamMsg{up: true})
+		got := false
+		for {
+			ev, err := s.Next()
+			if err != nil {
+				if errors.Is(err, flipsight.ErrBadEvent) {
+					b.log.Warn("skipping a bad stream line", "err", err)
+					continue
+				}
+				s.Close()
+				if ctx.Err() != nil {
+					return
+				}
+				if errors.Is(err, io.EOF) {
+					err = errors.New("stream closed by the server")
+				}
+				b.sendStream(ctx, streamMsg{down: true, err: err})
+				break
+			}
+			got = true
+			b.sendStream(ctx, streamMsg{ev: &ev, arrived: b.clock.Now()})
+		}
+		if got {
+			backoff = b.t.BackoffMin
+		}
+		wait := jitter(backoff)
+		b.log.Warn("event stream lost; reconnecting, polling meanwhile", "retry_in", wait.Round(time.Millisecond))
+		if !sleep(ctx, wait) {
+			return
+		}
+		backoff = min(backoff*2, b.t.BackoffMax)
+	}
+}
+
+func (b *Bot) sendStream(ctx context.Context, m streamMsg) {
+	select {
+	case b.streamMsgs <- m:
+	case <-ctx.Done():
+	}
+}
+
+// jitter spreads d over [0.75 d, 1.25 d).
+func jitter(d time.Duration) time.Duration {
+	return d*3/4 + time.Duration(rand.Int64N(int64(d)/2+1))
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// onStream handles a message of the stream reader (loop).
+func (b *Bot) onStream(m streamMsg) {
+	switch {
+	case m.up:
+		b.streamUp = true
+		b.log.Info("event stream connected")
+		if !b.draining && b.fatal == nil {
+			b.setState(StateOnline)
+		}
+		// Re-sync after every (re)connect.
+		b.startPoll()
+	case m.down:
+		if flipsight.IsAuth(m.err) {
+			b.fail(m.err)
+			return
+		}
+		b.noteErr(m.err)
+		if b.streamUp {
+			b.streamUp = false
+		}
+		if !b.draining && b.fatal == nil {
+			b.setState(StateConnecting)
+		}
+		b.schedulePoll()
+	case m.ev != nil:
+		b.onEvent(*m.ev, m.arrived)
+	}
+}
+
+// onEvent handles one stream event (loop).
+func (b *Bot) onEvent(ev flipsight.Event, arrived time.Time) {
+	switch ev.Type {
+	case flipsight.EventHello:
+		if ev.BotID != 0 && b.me == 0 {
+			b.me = ev.BotID
+		}
+	case flipsight.EventMatch:
+		m := ev.Match
+		if m.State != nil && !m.IsHuman() && b.me != 0 {
+			// Bot-vs-bot events carry the whole match: play on at once.
+			b.observe(*m, ev.ServerNowMS, arrived)
+			b.publish()
+		}
+		b.startPoll()
+	}
+}
+
+// pollResult is an agent_poll answer for the loop.
+type pollResult struct {
+	resp    *flipsight.PollResponse
+	err     error
+	arrived time.Time
+}
+
+// startPoll runs agent_poll now, or as soon as the minimum gap allows; a
+// request made while a poll is in flight runs once it returns (loop).
+func (b *Bot) startPoll() {
+	if b.polling {
+		b.pollAgain = true
+		return
+	}
+	now := b.clock.Now()
+	if gap := b.t.MinPollGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
+		b.armPoll(gap)
+		return
+	}
+	b.polling = true
+	b.lastPoll = now
+	// Refresh requests made before this poll started are answered by it.
+	b.waiting = append(b.waiting, b.pollWaiting...)
+	b.pollWaiting = nil
+	env := b.env
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		resp, err := b.c.Poll(ctx, &env)
+		b.pollDone <- pollResult{resp: resp, err: err, arrived: b.clock.Now()}
+	}()
+}
+
+// armPoll makes the poll timer fire within d (keeping an earlier firing).
+func (b *Bot) armPoll(d time.Duration) {
+	if b.pollTimerSet {
+		// Keep it simple: an armed timer fires soon enough unless it is
+		// later than d; re-arm only to make it earlier.
+		return
+	}
+	b.pollTimer.Reset(d)
+	b.pollTimerSet = true
+}
+
+// schedulePoll arms the periodic poll for the current situation (loop).
+func (b *Bot) schedulePoll() {
+	var d time.Duration
+	switch {
+	case b.streamUp:
+		d = b.t.PollStream
+	case len(b.matches) > 0:
+		d = b.t.PollMatch
+	default:
+		d = b.t.PollIdle
+	}
+	if b.pollTimerSet {
+		if !b.pollTimer.Stop() {
+			select {
+			case <-b.pollTimer.C:
+			default:
+			}
+		}
+		b.pollTimerSet = false
+	}
+	b.armPoll(d)
+}
+
+// onPoll handles an agent_poll answer (loop).
+func (b *Bot) onPoll(r pollResult) {
+	b.polling = false
+	waiting := b.waiting
+	b.waiting = nil
+	defer func() {
+		for _, w := range waiting {
+			w.reply <- b.stillMyMove(w.key, w.rev)
+		}
+		if b.pollAgain {
+			b.pollAgain = false
+			b.startPoll()
+		} else {
+			b.schedulePoll()
+		}
+	}()
+	if r.err != nil {
+		if flipsight.IsAuth(r.err) {
+			b.fail(r.err)
+			return
+		}
+		b.log.Warn("agent_poll failed", "err", r.err)
+		b.noteErr(r.err)
+		return
+	}
+	b.noteErr(nil)
+	resp := r.resp
+	if resp.Bot != nil {
+		b.me = resp.Bot.ID
+		b.botInfo = botInfo(resp.Bot)
+	}
+	for _, bt := range resp.Bots {
+		b.names[bt.ID] = bt.Name
+	}
+	for _, bt := range resp.RecordBots {
+		b.names[bt.ID] = bt.Name
+	}
+	if b.me == 0 {
+		b.log.Warn("agent_poll did not say which bot this is; waiting")
+		return
+	}
+	seen := map[int64]bool{}
+	for _, m := range resp.Matches {
+		seen[m.ID] = true
+		b.observe(m, resp.ServerNowMS, r.arrived)
+	}
+	// A tracked running match that the server no longer lists has ended.
+	for id, m := range b.matches {
+		if !seen[id] && !m.accepting && m.running {
+			b.finish(m, nil)
+		}
+	}
+	b.publish()
+}
+
+func botInfo(bt *flipsight.Bot) BotInfo {
+	info := BotInfo{ID: bt.ID, Name: bt.Name}
+	if r := bt.Rating; r != nil {
+		info.Rating, info.RD, info.Official = r.Rating, r.RD, r.Official
+		info.Wins, info.Losses, info.Draws = r.Wins, r.Losses, r.Draws
+	}
+	return info
+}
+
+// refreshReq asks the loop for a fresh poll and whether (key, rev) is still
+// the bot's move afterwards.
+type refreshReq struct {
+	key   legKey
+	rev   int64
+	reply chan bool
+}

@@ -1,0 +1,254 @@
+// Package config turns the command line and the environment into settings.
+// The connector's flags are those of the official Python connector
+// (tools/bot_match_client.py), spelled and bounded the same way, plus a few
+// of ours; the token is read only from the environment variable
+// FS_BOT_TOKEN, never from a flag or a file given on the command line.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// TokenEnv is the environment variable holding the bot token.
+const TokenEnv = "FS_BOT_TOKEN"
+
+// Limits of the flags.
+const (
+	MaxThinkSecondsMax = 300
+	NBoardDepthMax     = 60
+	maxNameLen         = flipsight.MaxEnvironmentLen
+)
+
+// Log formats of --log-format.
+const (
+	LogText = "text"
+	LogJSON = "json"
+)
+
+// Bot holds the connector's settings.
+type Bot struct {
+	// Engine selection: at most one of these; none means the built-in
+	// engine.
+	Engine      string // --engine CMD (JSON line protocol)
+	NBoard      string // --nboard CMD
+	NBoardDepth int    // --nboard-depth N (0–60, 0 = engine default)
+	Edax        string // --edax PATH
+	EdaxEval    string // --edax-eval PATH
+	Egaroucid   string // --egaroucid PATH
+
+	// MaxThink is --max-think-seconds (default 10 s, at most 300 s, 0 = no
+	// per-move cap).
+	MaxThink time.Duration
+	// EngineName and CPUName are reported to FlipSight (≤ 120 characters);
+	// CPUName empty means auto-detect.
+	EngineName, CPUName string
+	// OnceMatch is --once-match ID (0 = none; negative for a human match).
+	OnceMatch int64
+	// MaxRuntime is --max-runtime S (0 = none).
+	MaxRuntime time.Duration
+	// NoStream is --no-stream.
+	NoStream bool
+	// API and StreamURL are --api and --stream-url (empty = defaults).
+	API, StreamURL string
+
+	// Ours.
+	Threads    int    // --threads (0 = all cores)
+	HashMB     int    // --hash-mb (0 = engine default)
+	MaxMatches int    // --max-matches (default 2)
+	LogFormat  string // --log-format text|json
+	Verbose    bool   // --verbose: debug logs
+
+	// Token is FS_BOT_TOKEN.
+	Token flipsight.Token
+}
+
+// EngineKind names the engine the flags select.
+func (b *Bot) EngineKind() string {
+	switch {
+	case b.Engine != "":
+		return "engine"
+	case b.NBoard != "":
+		return "nboard"
+	case b.Edax != "":
+		return "edax"
+	case b.Egaroucid != "":
+		return "egaroucid"
+	}
+	return "builtin"
+}
+
+// ErrNoToken is returned (wrapped) when FS_BOT_TOKEN is missing or unusable:
+// the connector exits with code 2.
+var ErrNoToken = errors.New("FS_BOT_TOKEN is missing or invalid")
+
+// ParseBot parses the connector's arguments (without the program name) and
+// reads the token with getenv. Usage goes to usage. It returns
+// flag.ErrHelp for -h/--help, an error wrapping ErrNoToken for a missing or
+// malformed token (checked last, so flag errors come first), and other
+// errors for bad flags.
+func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, error) {
+	var b Bot
+	fs := flag.NewFlagSet("flipbot", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	fs.StringVar(&b.Engine, "engine", "", "run `CMD` once per match and exchange one JSON line per move")
+	fs.StringVar(&b.NBoard, "nboard", "", "run the NBoard engine `CMD`, one per leg (std only)")
+	fs.IntVar(&b.NBoardDepth, "nboard-depth", 0, "send `set depth N` to NBoard engines (0-60, 0 = engine default)")
+	fs.StringVar(&b.Edax, "edax", "", "run Edax at `PATH` in NBoard mode (std only)")
+	fs.StringVar(&b.EdaxEval, "edax-eval", "", "Edax's eval.dat at `PATH` (default: next to the binary or in ../data/)")
+	fs.StringVar(&b.Egaroucid, "egaroucid", "", "run Egaroucid for Console at `PATH`, one per leg (std only)")
+	think := fs.Float64("max-think-seconds", 10, "longest wait for one move in `S`econds (at most 300; 0 = only the clock)")
+	fs.StringVar(&b.EngineName, "engine-name", "", "engine `NAME` reported to FlipSight (at most 120 characters)")
+	fs.StringVar(&b.CPUName, "cpu-name", "", "CPU `NAME` reported to FlipSight (default: detected)")
+	fs.Int64Var(&b.OnceMatch, "once-match", 0, "play only match `ID` and exit when it ends (negative for a human match)")
+	runtime := fs.Float64("max-runtime", 0, "exit with code 3 after `S` seconds")
+	fs.BoolVar(&b.NoStream, "no-stream", false, "poll only, without the event stream")
+	fs.StringVar(&b.API, "api", "", "API `URL` (default "+flipsight.DefaultAPIURL+")")
+	fs.StringVar(&b.StreamURL, "stream-url", "", "stream `URL` (default: on the API's host)")
+	fs.IntVar(&b.Threads, "threads", 0, "threads of the built-in engine (0 = all cores)")
+	fs.IntVar(&b.HashMB, "hash-mb", 0, "transposition table of the built-in engine in `MiB` (0 = default)")
+	fs.IntVar(&b.MaxMatches, "max-matches", 2, "matches played at once (a pair and a human match count 1 each)")
+	fs.StringVar(&b.LogFormat, "log-format", LogText, "log format: text or json")
+	fs.BoolVar(&b.Verbose, "verbose", false, "debug logs")
+	if err := fs.Parse(args); err != nil {
+		return Bot{}, err
+	}
+	if fs.NArg() > 0 {
+		return Bot{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var errs []error
+	n := 0
+	for _, s := range []string{b.Engine, b.NBoard, b.Edax, b.Egaroucid} {
+		if s != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		errs = append(errs, errors.New("give at most one of --engine, --nboard, --edax, --egaroucid"))
+	}
+	if b.EdaxEval != "" && b.Edax == "" {
+		errs = append(errs, errors.New("--edax-eval needs --edax"))
+	}
+	if b.NBoardDepth < 0 || b.NBoardDepth > NBoardDepthMax {
+		errs = append(errs, fmt.Errorf("--nboard-depth must be 0-%d", NBoardDepthMax))
+	}
+	if *think < 0 || *think > MaxThinkSecondsMax || *think != *think {
+		errs = append(errs, fmt.Errorf("--max-think-seconds must be 0-%d", MaxThinkSecondsMax))
+	} else {
+		b.MaxThink = time.Duration(*think * float64(time.Second))
+	}
+	if *runtime < 0 || *runtime != *runtime || *runtime > 1e9 {
+		errs = append(errs, errors.New("--max-runtime must be a non-negative number of seconds"))
+	} else {
+		b.MaxRuntime = time.Duration(*runtime * float64(time.Second))
+	}
+	for name, v := range map[string]string{"--engine-name": b.EngineName, "--cpu-name": b.CPUName} {
+		if len([]rune(v)) > maxNameLen {
+			errs = append(errs, fmt.Errorf("%s must be at most %d characters", name, maxNameLen))
+		}
+	}
+	if b.Threads < 0 {
+		errs = append(errs, errors.New("--threads must be ≥ 0"))
+	}
+	if b.HashMB < 0 || b.HashMB > 1<<16 {
+		errs = append(errs, errors.New("--hash-mb must be 0-65536"))
+	}
+	if b.MaxMatches < 1 {
+		errs = append(errs, errors.New("--max-matches must be ≥ 1"))
+	}
+	if b.LogFormat != LogText && b.LogFormat != LogJSON {
+		errs = append(errs, fmt.Errorf("--log-format must be %s or %s", LogText, LogJSON))
+	}
+	if b.API != "" {
+		if _, err := flipsight.CheckURL(b.API); err != nil {
+			errs = append(errs, fmt.Errorf("--api: %w", err))
+		}
+	}
+	if len(errs) > 0 {
+		return Bot{}, errors.Join(errs...)
+	}
+	if _, _, err := flipsight.StreamURLFor(orDefault(b.API), b.StreamURL); err != nil {
+		return Bot{}, fmt.Errorf("--stream-url: %w", err)
+	}
+	tok, err := flipsight.NewToken(getenv(TokenEnv))
+	if err != nil {
+		return Bot{}, fmt.Errorf("%w: %v", ErrNoToken, err)
+	}
+	b.Token = tok
+	return b, nil
+}
+
+func orDefault(api string) string {
+	if api == "" {
+		return flipsight.DefaultAPIURL
+	}
+	return api
+}
+
+// Challenge holds the settings of `flipbot challenge`.
+type Challenge struct {
+	// TargetID is set when the target was a number, else TargetName.
+	TargetID   int64
+	TargetName string
+	// Mode is --mode (default std).
+	Mode           string
+	API, StreamURL string
+	Token          flipsight.Token
+}
+
+// ParseChallenge parses `flipbot challenge NAME|ID [--mode MODE] [--api URL]`
+// (flags before or after the target).
+func ParseChallenge(args []string, getenv func(string) string, usage io.Writer) (Challenge, error) {
+	var c Challenge
+	fs := flag.NewFlagSet("flipbot challenge", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	fs.StringVar(&c.Mode, "mode", flipsight.ModeStd, "game `MODE`: std, anti, grand, octagon or reversi")
+	fs.StringVar(&c.API, "api", "", "API `URL`")
+	fs.StringVar(&c.StreamURL, "stream-url", "", "stream `URL` (checked like the connector's)")
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return Challenge{}, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) != 1 {
+		return Challenge{}, errors.New("usage: flipbot challenge NAME|ID [--mode MODE]")
+	}
+	switch c.Mode {
+	case flipsight.ModeStd, flipsight.ModeAnti, flipsight.ModeGrand, flipsight.ModeOctagon, flipsight.ModeReversi:
+	default:
+		return Challenge{}, fmt.Errorf("--mode %q: want std, anti, grand, octagon or reversi", c.Mode)
+	}
+	target := strings.TrimSpace(pos[0])
+	if id, err := strconv.ParseInt(target, 10, 64); err == nil {
+		if id < 1 {
+			return Challenge{}, errors.New("target id must be ≥ 1")
+		}
+		c.TargetID = id
+	} else if target == "" {
+		return Challenge{}, errors.New("empty target")
+	} else {
+		c.TargetName = target
+	}
+	if _, _, err := flipsight.StreamURLFor(orDefault(c.API), c.StreamURL); err != nil {
+		return Challenge{}, err
+	}
+	tok, err := flipsight.NewToken(getenv(TokenEnv))
+	if err != nil {
+		return Challenge{}, fmt.Errorf("%w: %v", ErrNoToken, err)
+	}
+	c.Token = tok
+	return c, nil
+}
