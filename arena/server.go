@@ -203,8 +203,12 @@ func (s *Server) Tick() {
 // close the engines given in the configuration.
 func (s *Server) Close() {
 	s.mu.Lock()
+	already := s.closed
 	s.closed = true
 	s.mu.Unlock()
+	if already {
+		return
+	}
 	s.cancel()
 	s.wg.Wait()
 	s.mu.Lock()

@@ -1,0 +1,117 @@
+package arena
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/jsonline"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// TestMain lets the test binary act as a JSON-line engine (first legal
+// move) when ARENA_TEST_ENGINE is set, so tournaments are tested with real
+// processes.
+func TestMain(m *testing.M) {
+	if os.Getenv("ARENA_TEST_ENGINE") == "1" {
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var req struct {
+				LegalMoves []int `json:"legal_moves"`
+			}
+			mv := -1
+			if json.Unmarshal(sc.Bytes(), &req) == nil && len(req.LegalMoves) > 0 {
+				mv = req.LegalMoves[len(req.LegalMoves)-1]
+			}
+			fmt.Printf("{\"move\":%d}\n", mv)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestEloInterval(t *testing.T) {
+	cases := []struct {
+		name      string
+		scores    []float64
+		pct, elo  float64
+		finiteLow bool
+	}{
+		{"even", []float64{1, 0, 1, 0}, 50, 0, true},
+		{"draws", []float64{0.5, 0.5, 0.5}, 50, 0, true},
+		{"three quarters", []float64{1, 1, 1, 0}, 75, 190.85, true},
+		{"all wins", []float64{1, 1}, 100, math.Inf(1), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pct, elo, lo, hi := EloInterval(c.scores)
+			assert.InDelta(t, c.pct, pct, 1e-9)
+			if math.IsInf(c.elo, 0) {
+				assert.True(t, math.IsInf(elo, 1))
+			} else {
+				assert.InDelta(t, c.elo, elo, 0.01)
+			}
+			assert.LessOrEqual(t, lo, elo)
+			assert.GreaterOrEqual(t, hi, elo)
+		})
+	}
+	// Zero variance (all draws) gives a zero-width interval.
+	_, _, lo, hi := EloInterval([]float64{0.5, 0.5})
+	assert.Equal(t, 0.0, lo)
+	assert.Equal(t, 0.0, hi)
+}
+
+// TestTournamentBuiltins: in-process players, every match counted once.
+func TestTournamentBuiltins(t *testing.T) {
+	for _, mode := range []othello.Mode{othello.Std, othello.Octagon, othello.Reversi} {
+		t.Run(mode.String(), func(t *testing.T) {
+			calls := 0
+			stats, err := RunTournament(context.Background(), TournamentConfig{
+				A:     func() (engines.Engine, error) { return NewPlayer(1), nil },
+				B:     func() (engines.Engine, error) { return NewPlayer(0), nil },
+				NameA: "greedy", NameB: "random", Mode: mode, Pairs: 4, Concurrency: 2,
+				Clock: 5 * time.Second, Seed: 7,
+				Progress: func(TournamentStats) { calls++ },
+			})
+			require.NoError(t, err)
+			assert.Equal(t, 4, stats.Played)
+			assert.Equal(t, 4, calls)
+			assert.Equal(t, 4, stats.Wins+stats.Draws+stats.Losses+stats.Aborted)
+			assert.Greater(t, stats.DiscsA+stats.DiscsB, 4*12)
+			assert.LessOrEqual(t, stats.EloLow, stats.Elo)
+			assert.GreaterOrEqual(t, stats.EloHigh, stats.Elo)
+		})
+	}
+}
+
+// TestTournamentProcesses: two JSON-line engine processes (this test
+// binary) through the jsonline adapter.
+func TestTournamentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts engine processes; skipped with -short")
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv("ARENA_TEST_ENGINE", "1")
+	factory := func() (engines.Engine, error) {
+		return jsonline.New(jsonline.Options{Command: exe})
+	}
+	stats, err := RunTournament(context.Background(), TournamentConfig{
+		A: factory, B: func() (engines.Engine, error) { return NewPlayer(1), nil },
+		NameA: "proc", NameB: "greedy", Mode: othello.Grand, Pairs: 2, Concurrency: 2, Clock: 10 * time.Second,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, stats.Played)
+	assert.Equal(t, 0, stats.Aborted)
+	assert.Equal(t, 0, stats.Timeouts)
+}
