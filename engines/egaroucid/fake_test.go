@@ -16,7 +16,9 @@ import (
 const fakeEnv = "FLIPBOT_FAKE_EGAROUCID"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(fakeEnv) == "1" {
+	// The test binary is also re-run by the fuzzer (with -test. flags):
+	// only a run without them is a fake engine.
+	if os.Getenv(fakeEnv) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
 		os.Exit(fakeEgaroucid(os.Args[1:]))
 	}
 	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {

@@ -18,7 +18,9 @@ import (
 const fakeEnv = "FLIPBOT_FAKE_JSONLINE_ENGINE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(fakeEnv) == "1" {
+	// The test binary is also re-run by the fuzzer (with -test. flags):
+	// only a run without them is a fake engine.
+	if os.Getenv(fakeEnv) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
 		os.Exit(fakeMain(os.Args[1:]))
 	}
 	// The fake engines are this binary; under the race detector it would
