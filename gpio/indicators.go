@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,7 +109,7 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 	if len(parts) == 0 {
 		in.summary = "none"
 	} else {
-		in.summary = fmt.Sprint(parts)
+		in.summary = strings.Join(parts, ", ")
 	}
 	ctx, in.cancel = context.WithCancel(ctx)
 	if len(outs) > 0 {
@@ -131,7 +132,7 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 }
 
 // Hardware describes what is driven, for logs and the status page, such
-// as "[green LED GPIO17 display ssd1306 128x64 @0x3c]" or "none".
+// as "green LED GPIO17, display ssd1306 128x64 @0x3c", or "none".
 func (in *Indicators) Hardware() string { return in.summary }
 
 // Show makes st the status to show. It returns at once; the LEDs change

@@ -372,3 +372,66 @@ func TestOpenWithoutHardware(t *testing.T) {
 	assert.Contains(t, logs.String(), "green LED pin GPIO17 not available")
 	assert.Contains(t, logs.String(), "no display")
 }
+
+// slowBus takes 10 ms of fake time per write, like a real 100 kHz bus
+// takes ≈12 ms per OLED page.
+type slowBus struct {
+	bus
+	clock *fakeclock.Clock
+	busy  time.Duration
+}
+
+func (b *slowBus) Tx(addr uint16, w, r []byte) error {
+	if len(w) > 0 {
+		b.clock.Advance(10 * time.Millisecond)
+		b.Lock()
+		b.busy += 10 * time.Millisecond
+		b.Unlock()
+	}
+	return b.bus.Tx(addr, w, r)
+}
+
+// TestDisplayKeepsBusShare: however often Show is called, the loop keeps
+// the bus busy at most BusShare of the time, and the latest Status wins.
+func TestDisplayKeepsBusShare(t *testing.T) {
+	c := fakeclock.New(epoch)
+	b := &slowBus{bus: bus{present: map[uint16]bool{ssd1306.Addr: true}}, clock: c}
+	oled, err := ssd1306.New(b, ssd1306.Addr, ssd1306.Opts{})
+	require.NoError(t, err)
+	b.busy = 0
+	start := c.Now()
+	in := New(context.Background(), Devices{OLED: oled, Clock: clockAdapter{c}}, Config{Log: quietLog(), BusShare: 0.25})
+	defer in.Close()
+	// Every 50 ms a status that differs from the last frame drawn on
+	// every page: the loop always has a full frame to draw.
+	frames := func() int {
+		n := 0
+		for _, w := range b.writes() {
+			if bytes.Equal(w, []byte{0x00, 0xB0, 0x00, 0x10}) {
+				n++
+			}
+		}
+		return n
+	}
+	for c.Now().Sub(start) < 20*time.Second {
+		st := SampleStatus(InGame)
+		if frames()%2 == 1 {
+			st = SampleStatus(SetupNeeded)
+		}
+		in.Show(st)
+		waitFor(t, in, c, time.Second, func() bool { return true })
+		c.Advance(50 * time.Millisecond)
+	}
+	last := SampleStatus(OnlineIdle)
+	in.Show(last)
+	waitFor(t, in, c, 5*time.Second, shown(in))
+	b.Lock()
+	busy := b.busy
+	b.Unlock()
+	elapsed := c.Now().Sub(start)
+	t.Logf("bus busy %v of %v", busy, elapsed)
+	share := float64(busy) / float64(elapsed)
+	assert.LessOrEqual(t, share, 0.25+0.03, "bus share")
+	assert.Greater(t, share, 0.15, "the loop keeps drawing while there is something new")
+	assert.Equal(t, last, in.current())
+}
