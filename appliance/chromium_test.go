@@ -112,7 +112,7 @@ func withAuth(base, path string) string {
 
 func TestPagesInChromium(t *testing.T) {
 	bin := chromiumPath(t)
-	named := func(c *Config, a *app) { c.Hostname = "flipbot" }
+	named := func(c *Config, a *app) { c.Hostname, a.permLabel = "flipbot", "/perm" }
 
 	t.Run("first boot: setup page", func(t *testing.T) {
 		e := startEnv(t, named)

@@ -102,6 +102,9 @@ type app struct {
 		ExecuteTemplate(io.Writer, string, any) error
 	}
 	envToken string
+	// permLabel, when set, names /perm on the pages instead of cfg.Perm
+	// (the README's screenshots are made in temp directories).
+	permLabel string
 	// ops is the file system of the stores and the storage check (tests
 	// inject faults here).
 	ops fileOps
@@ -263,6 +266,10 @@ func (a *app) run(ctx context.Context) int {
 func (a *app) startup() {
 	a.tokens.ops, a.settingsStore.ops = a.ops, a.ops
 	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.ops)
+	if a.permLabel != "" {
+		storage.Path = a.permLabel
+		storage.Problem = strings.ReplaceAll(storage.Problem, a.cfg.Perm, a.permLabel)
+	}
 	if !storage.OK {
 		a.log.Error("storage problem", "problem", storage.Problem)
 	}

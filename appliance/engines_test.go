@@ -1,0 +1,58 @@
+package appliance
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+type namedEngine struct {
+	name   string
+	modes  []othello.Mode
+	closed int
+}
+
+func (e *namedEngine) Name() string { return e.name }
+func (e *namedEngine) Supports(m othello.Mode) bool {
+	for _, x := range e.modes {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+func (e *namedEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	return engines.Result{Move: len(e.name)}, nil
+}
+func (e *namedEngine) Close() error { e.closed++; return nil }
+
+func TestModeEngine(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	egaroucid := &namedEngine{name: "egaroucid!", modes: []othello.Mode{othello.Std}}
+	s := DefaultSettings()
+	s.Engines["reversi"] = EngineOff
+	m := &modeEngine{builtin: builtin, std: egaroucid, off: offModes(s)}
+
+	assert.True(t, m.Supports(othello.Std))
+	assert.True(t, m.Supports(othello.Octagon))
+	assert.False(t, m.Supports(othello.Reversi), "off in the settings: the bot rejects it")
+
+	r, err := m.Move(context.Background(), engines.Request{Position: othello.Position{Mode: othello.Std}})
+	require.NoError(t, err)
+	assert.Equal(t, len("egaroucid!"), r.Move, "std goes to Egaroucid")
+	r, err = m.Move(context.Background(), engines.Request{Position: othello.Position{Mode: othello.Grand}})
+	require.NoError(t, err)
+	assert.Equal(t, len("builtin"), r.Move, "the rest to the built-in engine")
+	_, err = m.Move(context.Background(), engines.Request{Position: othello.Position{Mode: othello.Reversi}})
+	assert.Error(t, err)
+
+	require.NoError(t, m.Close())
+	assert.Equal(t, 1, egaroucid.closed, "the per-leg Egaroucid is closed with the leg")
+	assert.Equal(t, 0, builtin.closed, "the shared built-in engine is not")
+	assert.Contains(t, m.Name(), "egaroucid")
+}

@@ -1,0 +1,44 @@
+package appliance
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"flipbot.dev/flipbot/gpio"
+)
+
+func TestToGPIOStatus(t *testing.T) {
+	for k := KindStarting; k <= KindStopping; k++ {
+		_, ok := kindToGPIO[k]
+		assert.True(t, ok, "state %s has an indicator state", k)
+	}
+
+	setup := Status{Kind: KindSetupNeeded, PairingCode: "042917",
+		Device: Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://127.0.0.1:8080/", "http://192.168.1.23:8080/"}}}
+	g := ToGPIOStatus(setup)
+	assert.Equal(t, gpio.SetupNeeded, g.Kind)
+	assert.Equal(t, "042917", g.PairingCode)
+	assert.Equal(t, "http://192.168.1.23:8080/", g.SetupURL, "a URL people can type, not loopback")
+	assert.Equal(t, "192.168.1.23", g.Address)
+
+	online := Status{Kind: KindOnlineIdle, PairingCode: "stale", Bot: BotInfo{Name: "PiBot", Rating: 1612.6}}
+	g = ToGPIOStatus(online)
+	assert.Equal(t, gpio.OnlineIdle, g.Kind)
+	assert.Empty(t, g.PairingCode, "the code is shown only while setup is needed")
+	assert.Equal(t, 1613, g.Rating)
+
+	game := Status{Kind: KindInGame, Matches: []Match{testMatch()}}
+	g = ToGPIOStatus(game)
+	assert.Equal(t, gpio.InGame, g.Kind)
+	assert.Equal(t, "Edax", g.Game.Opponent)
+	assert.Equal(t, []gpio.Leg{
+		{Mine: 2, Theirs: 2, MyClock: 41 * time.Second, MyTurn: true},
+		{Mine: 2, Theirs: 2, MyClock: 58 * time.Second},
+	}, g.Game.Legs, "each leg from our side: our colour's discs and clock")
+
+	g = ToGPIOStatus(Status{Kind: KindStorageMissing})
+	assert.Equal(t, gpio.StorageMissing, g.Kind)
+	assert.Contains(t, g.Detail, "/perm")
+}
