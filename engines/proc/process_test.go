@@ -1,0 +1,199 @@
+package proc
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines/internal/enginetest"
+)
+
+const fakeEnv = "FLIPBOT_FAKE_PROC"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "1" {
+		os.Exit(fake(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fake is the scripted child: args[0] is the behaviour.
+func fake(args []string) int {
+	switch args[0] {
+	case "echo": // echo lines until "quit" or the end of input
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			if sc.Text() == "quit" {
+				return 0
+			}
+			fmt.Println(sc.Text())
+		}
+		return 0
+	case "ignorequit": // only a signal ends it
+		fmt.Println("ready")
+		time.Sleep(time.Hour)
+	case "ignoreterm": // only SIGKILL ends it
+		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("ready")
+		time.Sleep(time.Hour)
+	case "output":
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString(strings.Repeat("x", 200<<10) + "\r\n")
+		w.WriteString("short\n")
+		w.WriteString("tail")
+		w.Flush()
+		fmt.Fprintln(os.Stderr, "a diagnostic")
+		return 0
+	case "grandchild": // leave a child holding stdout, write its pid, exit
+		exe, _ := os.Executable()
+		c := exec.Command(exe, "ignorequit")
+		c.Stdout = os.Stdout
+		if err := c.Start(); err != nil {
+			return 4
+		}
+		_ = os.WriteFile(args[1], []byte(strconv.Itoa(c.Process.Pid)), 0o600)
+		return 0
+	}
+	return 2
+}
+
+func start(t *testing.T, log *enginetest.Log, cfg Config, args ...string) *Process {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cfg.Path = exe
+	cfg.Args = args
+	cfg.Env = append(os.Environ(), fakeEnv+"=1", "GORACE=atexit_sleep_ms=0")
+	if log != nil {
+		cfg.Logger = log.Logger()
+	}
+	p, err := Start(cfg)
+	require.NoError(t, err)
+	t.Cleanup(p.Kill)
+	return p
+}
+
+func next(t *testing.T, p *Process) (string, bool) {
+	t.Helper()
+	select {
+	case l, ok := <-p.Lines():
+		return l, ok
+	case <-time.After(10 * time.Second):
+		t.Fatal("no line from the process")
+		return "", false
+	}
+}
+
+func TestEchoAndQuit(t *testing.T) {
+	enginetest.NoLeak(t)
+	p := start(t, nil, Config{QuitLine: "quit", QuitGrace: 5 * time.Second}, "echo")
+	for _, s := range []string{"hello", "", "ping 1"} {
+		require.NoError(t, p.Send(s))
+		got, ok := next(t, p)
+		require.True(t, ok)
+		assert.Equal(t, s, got)
+	}
+	p.Stop()
+	assert.True(t, p.Exited())
+	assert.NoError(t, p.ExitErr(), "it left on quit")
+	_, ok := <-p.Lines()
+	assert.False(t, ok, "Lines is closed after Stop")
+	require.ErrorIs(t, p.Send("x"), ErrExited)
+	p.Stop() // idempotent
+}
+
+func TestStopEscalates(t *testing.T) {
+	tests := []struct {
+		behaviour string
+		want      string
+	}{
+		{"ignorequit", "signal: terminated"},
+		{"ignoreterm", "signal: killed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.behaviour, func(t *testing.T) {
+			enginetest.NoLeak(t)
+			p := start(t, nil, Config{QuitLine: "quit", QuitGrace: 50 * time.Millisecond, TermGrace: 100 * time.Millisecond}, tc.behaviour)
+			got, _ := next(t, p)
+			require.Equal(t, "ready", got)
+			p.Stop()
+			require.Error(t, p.ExitErr())
+			assert.Contains(t, p.ExitErr().Error(), tc.want)
+		})
+	}
+}
+
+func TestOutputLinesAndStderr(t *testing.T) {
+	enginetest.NoLeak(t)
+	var log enginetest.Log
+	p := start(t, &log, Config{MaxLineBytes: 1000, Name: "fake"}, "output")
+	long, _ := next(t, p)
+	assert.Equal(t, strings.Repeat("x", 1000), long, "a long line is cut")
+	short, _ := next(t, p)
+	assert.Equal(t, "short", short)
+	tail, _ := next(t, p)
+	assert.Equal(t, "tail", tail, "the last line without a newline is delivered")
+	_, ok := next(t, p)
+	assert.False(t, ok)
+	<-p.Done()
+	p.Stop()
+	assert.True(t, log.Contains("a diagnostic"), log.String())
+	assert.True(t, log.Contains("engine=fake"), log.String())
+}
+
+func TestWriteTimeout(t *testing.T) {
+	enginetest.NoLeak(t)
+	p := start(t, nil, Config{WriteTimeout: 100 * time.Millisecond}, "ignoreterm")
+	next(t, p)
+	err := p.Send(strings.Repeat("y", 4<<20)) // more than a pipe holds
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, ErrExited))
+	p.Kill()
+}
+
+func TestGroupIsKilled(t *testing.T) {
+	enginetest.NoLeak(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	p := start(t, nil, Config{TermGrace: 100 * time.Millisecond}, "grandchild", pidFile)
+	<-p.Done()
+	b, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(string(b))
+	require.NoError(t, err)
+	got, _ := next(t, p)
+	assert.Equal(t, "ready", got, "the grandchild still writes to our pipe")
+	p.Stop()
+	require.Eventually(t, func() bool { return !running(pid) }, 5*time.Second, 10*time.Millisecond)
+}
+
+func TestStartErrors(t *testing.T) {
+	_, err := Start(Config{})
+	require.ErrorIs(t, err, ErrEmptyCommand)
+	_, err = Start(Config{Path: filepath.Join(t.TempDir(), "missing")})
+	require.Error(t, err)
+	_, err = Start(Config{Path: "no-such-engine-in-path-xyz"})
+	require.Error(t, err)
+}
+
+// running reports whether pid is a live, non-zombie process.
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
