@@ -154,13 +154,31 @@ func (s *Server) poll(b *bot, req *request, now int64) *flipsight.PollResponse {
 	}
 	me := s.wire(b, now)
 	out.Bot = &me
-	for _, m := range s.sortedMatches() {
-		if m.has(b.id) {
-			out.Matches = append(out.Matches, s.wireMatch(m, now))
+	// Pending and running matches, and the most recent ended ones.
+	ended := 0
+	ms := s.sortedMatches()
+	var list []*match
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if !m.has(b.id) {
+			continue
 		}
+		if m.status != flipsight.MatchPending && m.status != flipsight.MatchRunning {
+			if ended >= maxEndedInPoll {
+				continue
+			}
+			ended++
+		}
+		list = append(list, m)
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		out.Matches = append(out.Matches, s.wireMatch(list[i], now))
 	}
 	return out
 }
+
+// maxEndedInPoll bounds the ended matches one poll lists.
+const maxEndedInPoll = 20
 
 func clip(s string, n int) string {
 	r := []rune(s)

@@ -30,7 +30,6 @@ type match struct {
 	opening   []int
 	openHist  []flipsight.HistoryEntry
 	start     othello.Position
-	revision  int64
 	winner    *int
 	reason    *string
 	moved     [2]bool // participant has made a move

@@ -343,9 +343,8 @@ func (s *Server) wire(b *bot, now int64) flipsight.Bot {
 	return out
 }
 
-// changed records a change of m: revision, stream events, built-in players.
+// changed records a change of m: stream events, watchers, built-in players.
 func (s *Server) changed(m *match) {
-	m.revision++
 	for st := range s.streams {
 		if m.has(st.bot.id) {
 			st.mark(m.id)

@@ -113,38 +113,46 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 		case <-st.wakeup:
 		case <-t.C:
 		}
-		s.mu.Lock()
-		now := s.nowMS()
 		var evs []event
-		ids := make([]int64, 0, len(st.dirty))
-		for id := range st.dirty {
-			ids = append(ids, id)
-		}
-		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-		for _, id := range ids {
-			delete(st.dirty, id)
-			m := s.matches[id]
-			if m == nil {
-				continue
-			}
-			var mv any
-			if m.human {
-				mv = humanEvent{ID: m.id, Kind: flipsight.KindHuman, RoomID: m.roomID}
-			} else {
-				w := s.wireMatch(m, now)
-				mv = &w
-			}
-			evs = append(evs, event{Type: flipsight.EventMatch, Match: mv, ServerNowMS: now})
-		}
-		if now-lastPing >= s.cfg.PingInterval.Milliseconds() {
-			evs = append(evs, event{Type: flipsight.EventPing, ServerNowMS: now})
-			lastPing = now
-		}
-		s.mu.Unlock()
+		evs, lastPing = s.pending(st, lastPing)
 		if len(evs) > 0 && !send(evs) {
 			return
 		}
 	}
+}
+
+// pending collects a stream's due events: its changed matches, and a ping
+// when one is due.
+func (s *Server) pending(st *stream, lastPing int64) ([]event, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.nowMS()
+	var evs []event
+	ids := make([]int64, 0, len(st.dirty))
+	for id := range st.dirty {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		delete(st.dirty, id)
+		m := s.matches[id]
+		if m == nil {
+			continue
+		}
+		var mv any
+		if m.human {
+			mv = humanEvent{ID: m.id, Kind: flipsight.KindHuman, RoomID: m.roomID}
+		} else {
+			w := s.wireMatch(m, now)
+			mv = &w
+		}
+		evs = append(evs, event{Type: flipsight.EventMatch, Match: mv, ServerNowMS: now})
+	}
+	if now-lastPing >= s.cfg.PingInterval.Milliseconds() {
+		evs = append(evs, event{Type: flipsight.EventPing, ServerNowMS: now})
+		lastPing = now
+	}
+	return evs, lastPing
 }
 
 // sortedMatches returns every match by id (human matches, negative, first).

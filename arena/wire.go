@@ -33,7 +33,7 @@ func (s *Server) wireMatch(m *match, now int64) flipsight.Match {
 		GameMode:       m.mode.String(),
 		TimeLimitSec:   out.TimeLimitSec,
 		Status:         flipsight.StateActive,
-		Revision:       m.revision,
+		Revision:       0,
 		StartedMS:      m.startMS,
 		LastNowMS:      now,
 		Legs:           []flipsight.Leg{},
@@ -65,8 +65,10 @@ func (s *Server) wireMatch(m *match, now int64) flipsight.Match {
 	if m.legs != nil {
 		t := m.totals()
 		st.Totals = []int{t[0], t[1]}
+		st.Revision = 0
 		for _, l := range m.legs {
 			st.Legs = append(st.Legs, wireLeg(l))
+			st.Revision += l.revision // as in the spec's example: the legs' changes
 		}
 	}
 	out.State = st

@@ -258,7 +258,7 @@ func playSimple(ctx context.Context, base, token string) error {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
 	}
-	t := time.NewTicker(300 * time.Millisecond)
+	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
 		var poll struct {

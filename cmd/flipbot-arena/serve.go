@@ -56,6 +56,13 @@ func parseChallenge(s string) (challengeOrder, error) {
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, stdout, stderr)
+}
+
+// serve runs the arena until ctx ends.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var bots, builtins, challenges listFlag
@@ -143,8 +150,6 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 		scheme = "https"
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	base := scheme + "://" + ln.Addr().String()
 	printURLs(stdout, base)
 	if *useTLS && *certOut != "" {
@@ -152,7 +157,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	go srv.Run(ctx, 100*time.Millisecond)
 	go issueChallenges(ctx, srv, orders, log)
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

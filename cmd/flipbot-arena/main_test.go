@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no subcommand", nil, 2, "usage"},
+		{"unknown", []string{"dance"}, 2, "unknown subcommand"},
+		{"serve without bots", []string{"serve"}, 2, "no bots"},
+		{"bad bot", []string{"serve", "--bot", "x"}, 2, "NAME:TOKEN"},
+		{"bad builtin level", []string{"serve", "--builtin", "house:abc"}, 2, "level"},
+		{"bad mode", []string{"serve", "--bot", "alpha:secret:chess"}, 2, "chess"},
+		{"bad challenge", []string{"serve", "--bot", "alpha:t", "--challenge", "alpha"}, 2, "FROM:TO"},
+		{"match without engines", []string{"match"}, 2, "need --a"},
+		{"match bad mode", []string{"match", "--a", "builtin", "--b", "builtin", "--mode", "x"}, 2, "need --a"},
+		{"demo bad mode", []string{"demo", "--mode", "x"}, 2, "valid --mode"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			var code int
+			switch {
+			case len(c.args) == 0 || (c.args[0] != "serve" && c.args[0] != "match" && c.args[0] != "demo"):
+				code = run(c.args)
+				assert.Equal(t, c.code, code)
+				return
+			case c.args[0] == "serve":
+				code = serve(context.Background(), c.args[1:], &out, &errb)
+			case c.args[0] == "match":
+				code = runMatch(c.args[1:], &out, &errb)
+			default:
+				code = runDemo(c.args[1:], &out, &errb)
+			}
+			assert.Equal(t, c.code, code)
+			assert.Contains(t, errb.String(), c.msg)
+		})
+	}
+}
+
+func TestBotFlagNeverEchoesToken(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := serve(context.Background(), []string{"--bot", "alpha:supersecret:std:extra"}, &out, &errb)
+	assert.Equal(t, 2, code)
+	assert.NotContains(t, errb.String(), "supersecret")
+}
+
+func TestParseChallenge(t *testing.T) {
+	c, err := parseChallenge("house:alpha:grand")
+	require.NoError(t, err)
+	assert.Equal(t, challengeOrder{"house", "alpha", othello.Grand}, c)
+	_, err = parseChallenge("a:b:c:d")
+	assert.Error(t, err)
+}
+
+// syncBuffer is a goroutine-safe buffer for a server's output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServe: the printed URLs work; a --challenge from a built-in reaches
+// the bot once it is online.
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- serve(ctx, []string{"--listen", "127.0.0.1:0", "--bot", "alpha:tok-a:std,anti", "--builtin", "house:0", "--challenge", "house:alpha:anti"}, &out, &errb)
+	}()
+	var api string
+	require.Eventually(t, func() bool {
+		sc := bufio.NewScanner(strings.NewReader(out.String()))
+		for sc.Scan() {
+			if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "--api" {
+				api = f[1]
+			}
+		}
+		return api != ""
+	}, 10*time.Second, 10*time.Millisecond)
+	post := func(body string) map[string]any {
+		req, _ := http.NewRequest(http.MethodPost, api, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer tok-a")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var ans map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&ans))
+		return ans
+	}
+	ans := post(`{"action":"agent_poll"}`)
+	require.Equal(t, true, ans["ok"])
+	require.Eventually(t, func() bool {
+		ms, _ := post(`{"action":"agent_poll"}`)["matches"].([]any)
+		return len(ms) == 1 && ms[0].(map[string]any)["game_mode"] == "anti"
+	}, 10*time.Second, 50*time.Millisecond, "the built-in's challenge arrives")
+	cancel()
+	select {
+	case code := <-done:
+		assert.Equal(t, 0, code)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	assert.NotContains(t, errb.String(), "tok-a", "the token is never logged")
+}
+
+// TestMatchCommand: a short tournament between two built-in levels.
+func TestMatchCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runMatch([]string{"--a", "builtin:1", "--b", "builtin:0", "--mode", "anti", "--pairs", "3", "--clock-ms", "5000", "--concurrency", "2", "-json"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	var res map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+	assert.Equal(t, float64(3), res["played"])
+	assert.Equal(t, float64(3), res["wins"].(float64)+res["draws"].(float64)+res["losses"].(float64)+res["aborted"].(float64))
+	assert.Contains(t, errb.String(), "3/3")
+	out.Reset()
+	code = runMatch([]string{"--a", "builtin:1", "--b", "builtin:1", "--pairs", "1", "--clock-ms", "5000"}, &out, &errb)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out.String(), "Elo builtin-1-A − builtin-1-B")
+	assert.Contains(t, out.String(), "95% interval")
+}
+
+// TestDemoWithoutFlipbot: the demo says flipbot cannot play and shows a
+// match with its own client.
+func TestDemoWithoutFlipbot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole match in real time; skipped with -short")
+	}
+	var out bytes.Buffer
+	code := runDemo([]string{"--flipbot", "/nonexistent/flipbot", "--clock-ms", "20000"}, &out, io.Discard)
+	require.Equal(t, 0, code, out.String())
+	s := out.String()
+	assert.Contains(t, s, "flipbot cannot play yet")
+	assert.Contains(t, s, "challenged flipbot-demo")
+	assert.Contains(t, s, "msg=move")
+	assert.Contains(t, s, "demo: match #1 finished")
+	assert.Contains(t, s, "page         http://127.0.0.1:")
+}
