@@ -103,6 +103,7 @@ func New(opts Options) (*nboard.Engine, error) {
 		Version:     1,
 		Depth:       depth,
 		Think:       func(req engines.Request) time.Duration { return adapt.ThinkTime(req, stopMargin) },
+		StopMargin:  stopMargin,
 		Logger:      opts.Logger,
 		StderrLevel: opts.StderrLevel,
 	})

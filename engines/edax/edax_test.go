@@ -121,3 +121,17 @@ func TestCrashIsAnError(t *testing.T) {
 	_, err = e.Move(context.Background(), engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 2 * time.Second})
 	require.Error(t, err)
 }
+
+func TestSlowStartLeavesTimeToAnswer(t *testing.T) {
+	bin := install(t, "data")
+	e, err := New(Options{Path: bin, ExtraArgs: []string{"-fake", "slowstart"}})
+	require.NoError(t, err)
+	defer e.Close()
+	pos := othello.New(othello.Std)
+	// The clock alone would allot 1.25 s of thinking; after a 0.6 s start
+	// that would end past the 1.5 s budget: the search must be stopped
+	// earlier.
+	res, err := e.Move(context.Background(), engines.Request{Position: pos, Remaining: time.Minute, Budget: 1500 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, last(pos), res.Move)
+}

@@ -35,11 +35,15 @@ func TestMain(m *testing.M) {
 // existing -eval-file, data/ in its working directory and `nboard 1`; it
 // searches until a ping stops it (or 10 s), then answers in lower case
 // like "=== f5 0.00 0.0", then "pong N". With "-fake quick" it answers at
-// once; with "-fake crash" it exits on go.
+// once; with "-fake crash" it exits on go; "-fake slowstart" sleeps 0.6 s
+// before reading.
 func fakeEdax(args []string) int {
 	behaviour := ""
 	if i := slices.Index(args, "-fake"); i >= 0 && i+1 < len(args) {
 		behaviour = args[i+1]
+	}
+	if behaviour == "slowstart" {
+		time.Sleep(600 * time.Millisecond)
 	}
 	if !slices.Contains(args, "-nboard") {
 		fmt.Fprintln(os.Stderr, "not in nboard mode")

@@ -23,6 +23,9 @@ const DefaultVersion = 2
 // before it is killed and started again.
 const DefaultSyncTimeout = 2 * time.Second
 
+// DefaultStopMargin is the default of Options.StopMargin.
+const DefaultStopMargin = 200 * time.Millisecond
+
 // Options configure an [Engine].
 type Options struct {
 	// Command is the engine's command line (the --nboard option), split
@@ -45,6 +48,9 @@ type Options struct {
 	// far. Without it the engine decides (by its depth) and is stopped only
 	// at the budget, with no move.
 	Think func(engines.Request) time.Duration
+	// StopMargin is kept between the stop ping and the end of the budget,
+	// for the engine to answer (zero: DefaultStopMargin). Used with Think.
+	StopMargin time.Duration
 	// SyncTimeout bounds the wait for the pong that starts each move
 	// (zero: DefaultSyncTimeout); a fresh process gets the whole budget.
 	SyncTimeout time.Duration
@@ -94,6 +100,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.Version == 0 {
 		opts.Version = DefaultVersion
+	}
+	if opts.StopMargin <= 0 {
+		opts.StopMargin = DefaultStopMargin
 	}
 	if opts.SyncTimeout <= 0 {
 		opts.SyncTimeout = DefaultSyncTimeout
@@ -332,11 +341,15 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 	sent := time.Now()
 	var stop <-chan time.Time
 	if e.opts.Think != nil {
-		if d := e.opts.Think(req); d > 0 {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			stop = t.C
+		d := e.opts.Think(req)
+		// What the start of the engine and the ping took is not for
+		// thinking: stop in time to answer within the budget.
+		if dl, ok := ctx.Deadline(); ok {
+			d = min(d, time.Until(dl)-e.opts.StopMargin)
 		}
+		t := time.NewTimer(max(d, 0))
+		defer t.Stop()
+		stop = t.C
 	}
 	var nodes uint64
 	for {
