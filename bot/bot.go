@@ -43,6 +43,7 @@ type Bot struct {
 	names        map[int64]string
 	matches      map[int64]*match
 	rejected     map[int64]bool
+	ended        map[int64]bool // matches seen ending: a late, older view never revives them
 	results      []Result
 	streamUp     bool
 	draining     bool
@@ -103,6 +104,7 @@ func New(opts Options) (*Bot, error) {
 		names:      map[int64]string{},
 		matches:    map[int64]*match{},
 		rejected:   map[int64]bool{},
+		ended:      map[int64]bool{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	return b, nil

@@ -246,6 +246,7 @@ func (b *Bot) wireRequest(j moveJob, pos othello.Position, remaining, budget tim
 // send posts the move, handling refusals and lost answers (task goroutine).
 func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, deadline, start time.Time) taskMsg {
 	refused := map[int]bool{}
+	conflicts := 0
 	for attempt := 0; ; attempt++ {
 		req := flipsight.MoveRequest{MatchID: j.key.match, Leg: j.key.leg, Revision: t.rev,
 			Move: flipsight.SquareMove(c.move)}
@@ -267,9 +268,6 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		switch {
 		case flipsight.IsAuth(err):
 			return taskMsg{fatal: err}
-		case flipsight.IsStale(err):
-			b.log.Info("move not needed any more", "match", j.key.match, "leg", j.key.leg, "revision", t.rev, "err", err)
-			return taskMsg{poll: true}
 		case flipsight.IsIllegal(err):
 			// Never resend a refused move; the board did not change, so a
 			// different legal move at the same revision can still save the
@@ -284,8 +282,15 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 			c = choice{move: mv, source: "fallback"}
 			continue
 		case flipsight.IsConflict(err):
-			b.log.Warn("move refused", "match", j.key.match, "leg", j.key.leg, "revision", t.rev, "err", err)
-			return taskMsg{poll: true}
+			// Stale revision, not my turn, leg over, …: re-poll; the move
+			// goes again only if the leg is still at this revision and mine.
+			conflicts++
+			b.log.Info("move refused by the state; re-polling", "match", j.key.match, "leg", j.key.leg,
+				"revision", t.rev, "err", err)
+			if conflicts > 3 || !b.refresh(t.key, t.rev, deadline) {
+				return taskMsg{}
+			}
+			continue
 		}
 		// The answer is lost or the server is busy: fetch the state and
 		// resend the same move only if the revision is unchanged.

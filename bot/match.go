@@ -66,7 +66,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 		return
 	}
 	p := obj.Participant(b.me)
-	if p < 0 {
+	if p < 0 || b.ended[obj.ID] {
 		return
 	}
 	m := b.matches[obj.ID]
@@ -249,6 +249,7 @@ func (b *Bot) stillMyMove(key legKey, rev int64) bool {
 // it (loop).
 func (b *Bot) finish(m *match, obj *flipsight.Match) {
 	delete(b.matches, m.id)
+	b.ended[m.id] = true
 	m.cancelTasks()
 	b.eng.releaseMatch(m.id, &b.tasks)
 	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {

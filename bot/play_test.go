@@ -1,0 +1,202 @@
+package bot
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// waitOnline waits until the arena counts the bot as connected (it has
+// polled), so that challenges to it are allowed.
+func waitOnline(t *testing.T, fs *fakeServer, br *botRun) {
+	t.Helper()
+	waitFor(t, 5*time.Second, "first poll", func() bool { return br.bot.Status().Bot.ID != 0 })
+}
+
+func challenge(t *testing.T, fs *fakeServer, from string, mode othello.Mode) int64 {
+	t.Helper()
+	var id int64
+	var err error
+	waitFor(t, 3*time.Second, "challenge accepted by the arena", func() bool {
+		id, err = fs.arena.Challenge(from, "me", mode)
+		return err == nil
+	})
+	return id
+}
+
+// requireCleanWin checks a match ended by discs (no time loss, no abort)
+// and that no (match, leg, revision) got more than one agent_move.
+func requireClean(t *testing.T, fs *fakeServer, r arena.MatchResult) {
+	t.Helper()
+	require.Equal(t, flipsight.MatchFinished, r.Status, "match %d", r.ID)
+	require.Equal(t, flipsight.FinishDiscs, r.FinishReason, "match %d", r.ID)
+	total, maxPer := fs.moveCallsFor(r.ID)
+	assert.Positive(t, total)
+	assert.Equal(t, 1, maxPer, "one agent_move per (match, leg, revision)")
+}
+
+func TestPlaysEveryModeAtOnce(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	eng := &fakeEngine{}
+	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 5 })
+	waitOnline(t, fs, br)
+	var ids []int64
+	for _, m := range othello.AllModes() {
+		ids = append(ids, challenge(t, fs, "house", m))
+	}
+	for _, id := range ids {
+		requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
+	}
+	waitFor(t, 2*time.Second, "results in the status", func() bool { return len(br.bot.Status().Results) == 5 })
+	st := br.bot.Status()
+	for _, r := range st.Results {
+		assert.Contains(t, []string{OutcomeWin, OutcomeLoss, OutcomeDraw}, r.Outcome)
+		assert.Equal(t, "house", r.Opponent)
+	}
+	assert.Equal(t, "me", st.Bot.Name)
+	assert.Equal(t, int32(5), br.maxM.Load(), "five matches at once")
+}
+
+func TestTwoPairsAndAHumanMatchAtOnce(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, PerMatch), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 3 })
+	waitOnline(t, fs, br)
+	a := challenge(t, fs, "house", othello.Std)
+	b := challenge(t, fs, "house", othello.Grand)
+	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, XOT: true, Clock: 20 * time.Second})
+	require.NoError(t, err)
+	require.Negative(t, h)
+	for _, id := range []int64{a, b, h} {
+		requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
+	}
+	assert.Equal(t, int32(3), br.maxM.Load())
+}
+
+func TestMaxMatchesReservesSlots(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 1 })
+	waitOnline(t, fs, br)
+	var ids []int64
+	for i := 0; i < 3; i++ {
+		ids = append(ids, challenge(t, fs, "house", othello.Std))
+	}
+	for _, id := range ids {
+		requireClean(t, fs, fs.waitResult(t, id, 40*time.Second))
+	}
+	assert.Equal(t, int32(1), br.maxM.Load(), "never more than one match at once")
+}
+
+func TestRejectsUnsupportedMode(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	eng := &fakeEngine{modes: []othello.Mode{othello.Std}}
+	br := startBot(t, fs, factoryOf(eng, Shared), nil)
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Grand)
+	r := fs.waitResult(t, id, 5*time.Second)
+	assert.Equal(t, flipsight.MatchRejected, r.Status)
+	assert.Zero(t, eng.calls.Load())
+}
+
+func TestNoStreamPollsOnly(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) { o.NoStream = true })
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
+	assert.Zero(t, fs.streams.Load(), "no stream opened")
+	assert.Equal(t, StatePolling, br.bot.Status().State)
+}
+
+func TestOnceMatch(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	// A first bot run makes "me" known to the arena; the challenges are
+	// made while no bot runs, so the once-match bot finds both pending.
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
+	waitOnline(t, fs, br)
+	br.stop()
+	_, ok := br.wait(5 * time.Second)
+	require.True(t, ok)
+	id := challenge(t, fs, "house", othello.Std)
+	other := challenge(t, fs, "house", othello.Anti)
+	br2 := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) { o.OnceMatch = id })
+	err, ok := br2.wait(30 * time.Second)
+	require.True(t, ok, "--once-match did not return after its match")
+	require.NoError(t, err)
+	requireClean(t, fs, fs.waitResult(t, id, time.Second))
+	m, ok := fs.arena.MatchJSON(other)
+	require.True(t, ok)
+	assert.Equal(t, flipsight.MatchPending, m.Status, "the other challenge was left alone")
+}
+
+func TestBadToken(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	bad, _ := flipsight.NewToken("fsbm_WRONG")
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(_ *Options, c *flipsight.Config) { c.Token = bad })
+	err, ok := br.wait(5 * time.Second)
+	require.True(t, ok, "a rejected token did not stop the bot")
+	require.Error(t, err)
+	assert.True(t, flipsight.IsAuth(err))
+	assert.NotContains(t, err.Error(), "WRONG")
+	assert.Equal(t, StateTokenRejected, br.bot.Status().State)
+}
+
+func TestStopIsPrompt(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	eng := &fakeEngine{behave: "slow", delay: 300 * time.Millisecond}
+	br := startBot(t, fs, factoryOf(eng, Shared), nil)
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	waitFor(t, 5*time.Second, "a search in flight", func() bool { return eng.calls.Load() > 0 })
+	callsBefore, _ := fs.moveCallsFor(id)
+	br.stop()
+	err, ok := br.wait(5 * time.Second)
+	require.True(t, ok, "bot did not stop")
+	require.NoError(t, err)
+	calls, _ := fs.moveCallsFor(id)
+	assert.Greater(t, calls, callsBefore, "the move in flight was sent before stopping")
+	assert.Equal(t, StateStopped, br.bot.Status().State)
+}
+
+func TestResumeAfterRestart(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	eng := &fakeEngine{}
+	br := startBot(t, fs, factoryOf(eng, Shared), nil)
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	waitFor(t, 5*time.Second, "a few moves", func() bool { n, _ := fs.moveCallsFor(id); return n >= 4 })
+	br.stop()
+	_, ok := br.wait(5 * time.Second)
+	require.True(t, ok)
+	startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
+	requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
+}
+
+func TestStatusShowsLegs(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	eng := &fakeEngine{behave: "slow", delay: 200 * time.Millisecond}
+	br := startBot(t, fs, factoryOf(eng, Shared), nil)
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Grand)
+	waitFor(t, 5*time.Second, "a running match in the status", func() bool {
+		st := br.bot.Status()
+		return len(st.Matches) == 1 && len(st.Matches[0].Legs) == 2
+	})
+	st := br.bot.Status()
+	m := st.Matches[0]
+	assert.Equal(t, id, m.ID)
+	assert.Equal(t, "grand", m.Mode)
+	assert.Equal(t, 1, m.Participant)
+	for _, l := range m.Legs {
+		assert.Len(t, l.Board, 100)
+		assert.Equal(t, 10, l.BoardSize)
+		assert.Positive(t, l.Clocks[0])
+		assert.LessOrEqual(t, l.Clocks[0], 20*time.Second)
+	}
+	assert.NotEqual(t, m.Legs[0].MyColor, m.Legs[1].MyColor, "colours swap between legs")
+}
