@@ -17,8 +17,10 @@
 // drawn by another, the latest Status wins, and the display loop keeps the
 // I²C bus busy at most Config.BusShare of the time (a full OLED frame is
 // ≈93 ms at 100 kHz; only changed pages or rows are sent). Call Show on
-// every change (a new clock value in a game included); a repeated equal
-// Status costs nothing.
+// every change; a repeated equal Status costs nothing. In a game, MyClock
+// is the remaining time at the moment of Show, and the display counts
+// down the clock of every leg where it is our move by itself, so the
+// appliance need not call Show every second.
 //
 // # LEDs
 //

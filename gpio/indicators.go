@@ -48,14 +48,16 @@ type Indicators struct {
 	closers  []func() error
 	summary  string
 
-	mu     sync.Mutex // guards latest and showSeq
-	latest Status
+	mu       sync.Mutex // guards latest, latestAt and showSeq
+	latest   Status
+	latestAt time.Time // when latest was shown: the clocks count down from there
 	// showSeq counts Show calls; the display loop stores the count it
 	// last read in seenSeq and sets parked while it waits. Tests use them
 	// to know when the loop is idle.
 	showSeq int64
 	seenSeq atomic.Int64
 	parked  atomic.Int32  // 0 running, 1 waiting for a timer only, 2 waiting for a timer or Show
+	timer   atomic.Value  // holds the led.Timer the loop waits for (a nil-valued box when none)
 	wake    chan struct{} // capacity 1: "latest changed"
 
 	cancel    context.CancelFunc
@@ -136,11 +138,13 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 func (in *Indicators) Hardware() string { return in.summary }
 
 // Show makes st the status to show. It returns at once; the LEDs change
-// immediately, the display within its refresh budget.
+// immediately, the display within its refresh budget. The clocks of legs
+// where it is our move count down from now (see Leg.MyClock).
 func (in *Indicators) Show(st Status) {
 	st.Game.Legs = append([]Leg(nil), st.Game.Legs...) // the caller may reuse its slice
 	in.mu.Lock()
 	in.latest = st
+	in.latestAt = in.clock.Now()
 	in.showSeq++
 	in.mu.Unlock()
 	in.setLEDs(st)
@@ -150,26 +154,29 @@ func (in *Indicators) Show(st Status) {
 	}
 }
 
-func (in *Indicators) current() Status {
+func (in *Indicators) current() (Status, time.Time) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.seenSeq.Store(in.showSeq)
-	return in.latest
+	return in.latest, in.latestAt
 }
 
 // idle reports whether the display loop waits with the latest Status
-// taken into account.
-func (in *Indicators) idle() bool {
+// taken into account; pending tells whether a timer has yet to fire.
+// Tests use it with a fake clock.
+func (in *Indicators) idle(pending func(led.Timer) bool) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	switch in.parked.Load() {
-	case 1:
-		return true
-	case 2:
-		return in.seenSeq.Load() == in.showSeq
+	p := in.parked.Load()
+	t, _ := in.timer.Load().(timerBox)
+	if p == 0 || (t.t != nil && !pending(t.t)) {
+		return false
 	}
-	return false
+	return p == 1 || in.seenSeq.Load() == in.showSeq
 }
+
+// timerBox lets atomic.Value hold "no timer".
+type timerBox struct{ t led.Timer }
 
 func (in *Indicators) setLEDs(st Status) {
 	if in.leds == nil {
@@ -228,7 +235,8 @@ func (in *Indicators) displayLoop(ctx context.Context) {
 			}
 			continue
 		}
-		st := in.current()
+		raw, at := in.current()
+		st := countDown(raw, now.Sub(at))
 		if st.Kind != lastKind {
 			lastKind, lastChange = st.Kind, now
 		}
@@ -259,21 +267,70 @@ func (in *Indicators) displayLoop(ctx context.Context) {
 				continue
 			}
 		}
-		if !in.sleep(ctx, in.nextViewChange(st, now, start, lastChange), true) {
+		wait := in.nextViewChange(st, now, start, lastChange)
+		if tick := nextTick(raw, in.clock.Now().Sub(at)); tick > 0 && (wait == 0 || tick < wait) {
+			wait = tick
+		}
+		if !in.sleep(ctx, wait, true) {
 			return
 		}
 	}
+}
+
+// countDown returns st as it looks elapsed after it was shown: on the
+// legs where it is our move our clock runs, so their MyClock goes down by
+// elapsed, rounded down to whole seconds as the screen shows it (and so
+// that the display loop sees a change once a second).
+func countDown(st Status, elapsed time.Duration) Status {
+	if st.Kind != InGame || len(st.Game.Legs) == 0 {
+		return st
+	}
+	legs := make([]Leg, len(st.Game.Legs))
+	copy(legs, st.Game.Legs)
+	for i, l := range legs {
+		if l.MyTurn && !l.Finished {
+			r := max(l.MyClock-elapsed, 0)
+			legs[i].MyClock = r.Truncate(time.Second)
+		}
+	}
+	st.Game.Legs = legs
+	return st
+}
+
+// nextTick returns how long after elapsed a running clock of st (as
+// shown, before countDown) shows the next lower whole second (1 ms after
+// the crossing); 0 when no clock runs.
+func nextTick(st Status, elapsed time.Duration) time.Duration {
+	if st.Kind != InGame {
+		return 0
+	}
+	var d time.Duration
+	for _, l := range st.Game.Legs {
+		r := l.MyClock - elapsed
+		if !l.MyTurn || l.Finished || r <= 0 {
+			continue
+		}
+		// The screen shows r rounded down: it changes just after r
+		// crosses the whole second below it.
+		t := r%time.Second + time.Millisecond
+		if d == 0 || t < d {
+			d = t
+		}
+	}
+	return d
 }
 
 // sleep waits for d (0: forever), for a Show (when wakeable) or for ctx;
 // it reports false when ctx is done.
 func (in *Indicators) sleep(ctx context.Context, d time.Duration, wakeable bool) bool {
 	var fire <-chan time.Time
+	var t led.Timer
 	if d > 0 {
-		t := in.clock.NewTimer(d)
+		t = in.clock.NewTimer(d)
 		defer t.Stop()
 		fire = t.C()
 	}
+	in.timer.Store(timerBox{t})
 	wake := in.wake
 	if !wakeable {
 		wake = nil

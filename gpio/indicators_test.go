@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -145,14 +146,21 @@ func waitFor(t *testing.T, in *Indicators, c *fakeclock.Clock, limit time.Durati
 	t.Helper()
 	deadline := c.Now().Add(limit)
 	for {
-		// Idle: parked with the latest Show seen, and its timer not fired
-		// yet (the loop always has one in these tests).
-		require.Eventually(t, func() bool { return in.idle() && c.Pending() > 0 }, 10*time.Second, 100*time.Microsecond, "display loop never waits")
+		// Idle: parked with the latest Show seen, and its timer (if any)
+		// not fired yet.
+		pending := func(t led.Timer) bool { return t.(*fakeclock.Timer).Pending() }
+		require.Eventually(t, func() bool { return in.idle(pending) }, 10*time.Second, 100*time.Microsecond, "display loop never waits")
 		if cond() {
 			return
 		}
 		next, ok := c.Next()
 		if !ok || c.Now().Add(next).After(deadline) {
+			// Nothing more happens before the deadline.
+			c.Advance(deadline.Sub(c.Now()))
+			require.Eventually(t, func() bool { return in.idle(pending) }, 10*time.Second, 100*time.Microsecond, "display loop never waits")
+			if cond() {
+				return
+			}
 			t.Fatalf("condition not met within %v of fake time", limit)
 		}
 		c.Advance(next)
@@ -289,7 +297,8 @@ func TestShowDoesNotKeepCallersSlice(t *testing.T) {
 	legs := []Leg{{Mine: 1}}
 	in.Show(Status{Kind: InGame, Game: Game{Legs: legs}})
 	legs[0].Mine = 99
-	assert.Equal(t, 1, in.current().Game.Legs[0].Mine)
+	got, _ := in.current()
+	assert.Equal(t, 1, got.Game.Legs[0].Mine)
 }
 
 func TestOpenDisplayProbes(t *testing.T) {
@@ -433,5 +442,44 @@ func TestDisplayKeepsBusShare(t *testing.T) {
 	share := float64(busy) / float64(elapsed)
 	assert.LessOrEqual(t, share, 0.25+0.03, "bus share")
 	assert.Greater(t, share, 0.15, "the loop keeps drawing while there is something new")
-	assert.Equal(t, last, in.current())
+	got, _ := in.current()
+	assert.Equal(t, last, got)
+}
+
+// TestClockCountsDownOnMyMove: the display runs our clock on the leg
+// where it is our move, from the time of Show, a redraw a second; the
+// other leg's clock stands.
+func TestClockCountsDownOnMyMove(t *testing.T) {
+	c := fakeclock.New(epoch)
+	b := &bus{present: map[uint16]bool{hd44780.Addr: true}}
+	lcd, err := hd44780.New(b, hd44780.Addr, hd44780.Opts{Cols: 20, Rows: 4, Sleep: func(time.Duration) {}})
+	require.NoError(t, err)
+	in := New(context.Background(), Devices{LCD: lcd, Clock: clockAdapter{c}}, Config{Log: quietLog()})
+	defer in.Close()
+	st := SampleStatus(InGame) // leg 1: 41.3 s, my move; leg 2: 52 s
+	st.Game.Legs[0].MyClock = 2300 * time.Millisecond
+	at := c.Now()
+	in.Show(st)
+	rows := func() []string {
+		var out []string
+		for _, w := range b.writes() {
+			if txt := lcdText(w); len(txt) == 20 {
+				out = append(out, string(txt))
+			}
+		}
+		return out
+	}
+	leg1 := func(clock string) string { return "1 \x0634 \x0721 \x00" + clock + "\x01    " }
+	waitFor(t, in, c, time.Second, shown(in))
+	require.Contains(t, rows(), leg1("0:02"))
+	waitFor(t, in, c, 2*time.Second, func() bool { return slices.Contains(rows(), leg1("0:01")) })
+	assert.Equal(t, 301*time.Millisecond, c.Now().Sub(at), "2.3 s shows 0:01 just after 0.3 s")
+	waitFor(t, in, c, 2*time.Second, func() bool { return slices.Contains(rows(), leg1("0:00")) })
+	assert.Equal(t, 1301*time.Millisecond, c.Now().Sub(at))
+	n := len(b.writes())
+	waitFor(t, in, c, 10*time.Second, func() bool { return c.Now().Sub(at) >= 5*time.Second })
+	assert.Len(t, b.writes(), n, "at 0:00 the clock stops: no more redraws")
+	for _, r := range rows() {
+		assert.NotContains(t, r, "2 \x0618 \x0729 \x000:51", "leg 2 is not our move: its clock stands")
+	}
 }

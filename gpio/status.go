@@ -123,9 +123,11 @@ type Game struct {
 type Leg struct {
 	// Mine and Theirs are the disc counts of our colour and the other's.
 	Mine, Theirs int
-	// MyClock is our remaining time in this leg.
+	// MyClock is our remaining time in this leg at the moment of Show
+	// (server clock minus the time since the turn started). While MyTurn,
+	// the display counts it down by itself from that moment.
 	MyClock time.Duration
-	// MyTurn is true when it is our move in this leg.
+	// MyTurn is true when it is our move in this leg (our clock runs).
 	MyTurn bool
 	// Finished is true when neither colour can move any more.
 	Finished bool

@@ -1,8 +1,11 @@
 package led
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -183,11 +186,13 @@ func TestBankWriteErrorsDoNotStopIt(t *testing.T) {
 	bad := newRecordingPin("bad", c)
 	bad.fail = errors.New("gpio: broken")
 	good := newRecordingPin("good", c)
-	b := NewBank(clockAdapter{c}, nil, bad, good)
+	var logs bytes.Buffer
+	b := NewBank(clockAdapter{c}, slog.New(slog.NewTextHandler(&logs, nil)), bad, good)
 	b.Set(FastBlink, FastBlink)
 	stop := runBank(t, b)
 	advanceTo(c, 250*ms)
 	c.WaitTimers(1)
 	stop()
+	assert.Equal(t, 1, strings.Count(logs.String(), "LED write failed"), "logged once: %s", logs.String())
 	assert.Equal(t, []edge{{0, gpio.High}, {125 * ms, gpio.Low}, {250 * ms, gpio.High}, {250 * ms, gpio.Low}}, good.Edges())
 }

@@ -104,6 +104,18 @@ type Timer struct {
 // C returns the channel the timer fires on.
 func (t *Timer) C() <-chan time.Time { return t.ch }
 
+// Pending reports whether the timer has neither fired nor been stopped.
+func (t *Timer) Pending() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	for _, x := range t.c.timers {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
 // Stop removes the timer; it reports whether it was pending.
 func (t *Timer) Stop() bool {
 	t.c.mu.Lock()
