@@ -22,13 +22,6 @@ import (
 // its answer after its own think time.
 const DefaultMargin = 300 * time.Millisecond
 
-// timeOffset and movesOffset model Egaroucid's allotment of settime's
-// clock: (clock − 500 ms) / max(2, empties − 25) for this move.
-const (
-	timeOffset  = 500 * time.Millisecond
-	movesOffset = 25
-)
-
 // Options configure an [Engine].
 type Options struct {
 	// Path is the Egaroucid for Console binary (--egaroucid).
@@ -130,20 +123,24 @@ func (e *Engine) Close() error {
 
 // SettimeSeconds returns the clock, in whole seconds (at least 1), given to
 // Egaroucid with settime for req: the mover's clock less adapt.Reserve,
-// lowered so that Egaroucid's share of it for this move, (clock − 0.5 s) /
-// max(2, empties − 25), stays within the budget less margin.
+// lowered until Egaroucid's own allotment of it for this move (as
+// [Allotment] models it) fits in the budget less margin. Egaroucid can put
+// most of its clock into one endgame move, so its real clock would often
+// get it killed at the cap; a smaller one keeps it within the cap.
 func SettimeSeconds(req engines.Request, margin time.Duration) int {
 	budget := adapt.Budget(req)
 	remaining := req.Remaining
 	if remaining <= 0 {
 		remaining = budget
 	}
-	clock := remaining - adapt.Reserve(remaining)
-	div := max(2, adapt.Empties(req)-movesOffset)
-	if c := (budget-margin)*time.Duration(div) + timeOffset; clock > c {
-		clock = c
+	ceiling := budget - margin
+	empties := adapt.Empties(req)
+	for s := int((remaining - adapt.Reserve(remaining)) / time.Second); s > 1; s-- {
+		if Allotment(time.Duration(s)*time.Second, empties) <= ceiling {
+			return s
+		}
 	}
-	return max(1, int(clock/time.Second))
+	return 1
 }
 
 // Move asks Egaroucid for a move in req.Position (std only).
@@ -166,6 +163,8 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	if pos.Turn == othello.White {
 		side = "O"
 	}
+	// settime after setboard: setboard resets the clock once settime has
+	// been used.
 	cmds := []string{
 		"setboard " + board,
 		"settime " + side + " " + strconv.Itoa(SettimeSeconds(req, e.opts.Margin)),

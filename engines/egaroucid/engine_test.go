@@ -155,14 +155,45 @@ func TestStdOnlyAndSetup(t *testing.T) {
 }
 
 func TestSettimeSeconds(t *testing.T) {
-	pos := othello.New(othello.Std) // 60 empties: Egaroucid divides by 35
+	pos := othello.New(othello.Std)
 	req := engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: 10 * time.Second}
-	assert.Equal(t, 58, SettimeSeconds(req, DefaultMargin), "the clock less the 2 s reserve")
-	req.Budget = 500 * time.Millisecond
-	// (0.5 − 0.3) s × 35 + 0.5 s = 7.5 s → 7
-	assert.Equal(t, 7, SettimeSeconds(req, DefaultMargin))
+	assert.Equal(t, 58, SettimeSeconds(req, DefaultMargin), "early on the clock less the 2 s reserve fits")
 	req.Remaining, req.Budget = 300*time.Millisecond, 200*time.Millisecond
 	assert.Equal(t, 1, SettimeSeconds(req, DefaultMargin), "never below 1 s")
+
+	// Whatever the position and the clock, the modelled allotment of the
+	// chosen clock fits under the cap, and one second more would not
+	// (unless the whole clock already fits).
+	for _, p := range enginetest.Positions(t, 50) {
+		for _, remaining := range []time.Duration{5 * time.Second, 30 * time.Second, 60 * time.Second, 200 * time.Second} {
+			for _, budget := range []time.Duration{time.Second, 3 * time.Second, 10 * time.Second} {
+				req := engines.Request{Position: p, Remaining: remaining, Budget: min(budget, remaining)}
+				s := SettimeSeconds(req, DefaultMargin)
+				empties := adapt.Empties(req)
+				ceiling := req.Budget - DefaultMargin
+				if s > 1 {
+					assert.LessOrEqual(t, Allotment(time.Duration(s)*time.Second, empties), ceiling, "empties %d remaining %v budget %v", empties, remaining, budget)
+				}
+				whole := int((remaining - adapt.Reserve(remaining)) / time.Second)
+				assert.LessOrEqual(t, s, max(1, whole))
+				if s < whole {
+					assert.Greater(t, Allotment(time.Duration(s+1)*time.Second, empties), ceiling)
+				}
+			}
+		}
+	}
+}
+
+func TestAllotment(t *testing.T) {
+	// Midgame with a full clock: a share of it.
+	mid := Allotment(58*time.Second, 48)
+	assert.Greater(t, mid, time.Second)
+	assert.Less(t, mid, 5*time.Second)
+	// Endgame: most of the rest goes into a solve.
+	end := Allotment(30*time.Second, 20)
+	assert.Greater(t, end, 10*time.Second)
+	// Less clock, less time.
+	assert.Less(t, Allotment(10*time.Second, 48), mid)
 }
 
 func TestParseAnswer(t *testing.T) {
