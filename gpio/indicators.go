@@ -267,8 +267,9 @@ func (in *Indicators) displayLoop(ctx context.Context) {
 				continue
 			}
 		}
+		now = in.clock.Now() // drawing took time
 		wait := in.nextViewChange(st, now, start, lastChange)
-		if tick := nextTick(raw, in.clock.Now().Sub(at)); tick > 0 && (wait == 0 || tick < wait) {
+		if tick := nextTick(raw, now.Sub(at)); tick > 0 && (wait == 0 || tick < wait) {
 			wait = tick
 		}
 		if !in.sleep(ctx, wait, true) {
