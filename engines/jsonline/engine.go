@@ -67,7 +67,7 @@ func New(opts Options) (*Engine, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if opts.Name == "" {
-		opts.Name = filepath.Base(argv[0])
+		opts.Name = programName(argv)
 	}
 	return &Engine{
 		opts: opts,
@@ -277,4 +277,23 @@ func clip(s string) string {
 		return s[:200] + "…"
 	}
 	return s
+}
+
+// interpreters are programs whose first argument names the engine.
+var interpreters = []string{"python", "python3", "py", "pypy", "pypy3", "node", "deno", "ruby", "perl", "sh", "bash", "java", "dotnet", "env"}
+
+// programName returns the base name of the program, or of the script when
+// the program is an interpreter: "my_adapter.py" for
+// "python3 -u my_adapter.py".
+func programName(argv []string) string {
+	name := filepath.Base(argv[0])
+	if !slices.Contains(interpreters, name) {
+		return name
+	}
+	for _, a := range argv[1:] {
+		if a != "" && a[0] != '-' {
+			return filepath.Base(a)
+		}
+	}
+	return name
 }

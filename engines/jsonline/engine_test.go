@@ -263,3 +263,18 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
+
+func TestDefaultName(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"python3 -u tools/my_adapter.py --x": "my_adapter.py",
+		"/opt/engines/bin/myengine -l 5":     "myengine",
+		"bash":                               "bash",
+	} {
+		e, err := New(Options{Command: cmd})
+		require.NoError(t, err)
+		assert.Equal(t, want, e.Name(), cmd)
+	}
+	e, err := New(Options{Command: "x", Name: "Mine"})
+	require.NoError(t, err)
+	assert.Equal(t, "Mine", e.Name())
+}

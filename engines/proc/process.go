@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -132,7 +133,17 @@ func Start(cfg Config) (*Process, error) {
 		closeAll()
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
-	cmd := exec.Command(cfg.Path, cfg.Args...)
+	path := cfg.Path
+	if strings.Contains(path, "/") && !filepath.IsAbs(path) {
+		// A relative path would be taken relative to Dir by the child.
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+		}
+		path = abs
+	}
+	cmd := exec.Command(path, cfg.Args...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = cfg.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW

@@ -197,3 +197,20 @@ func running(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
+
+func TestRelativePathWithDir(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	rel, err := filepath.Rel(wd, exe)
+	if err != nil || !strings.Contains(rel, "/") {
+		t.Skip("the test binary has no relative path with a slash from here")
+	}
+	p, err := Start(Config{Path: rel, Args: []string{"echo"}, Dir: t.TempDir(), Env: append(os.Environ(), fakeEnv+"=1")})
+	require.NoError(t, err, "a relative path is taken from our directory, not Dir")
+	defer p.Kill()
+	require.NoError(t, p.Send("hi"))
+	got, _ := next(t, p)
+	assert.Equal(t, "hi", got)
+}
