@@ -132,9 +132,8 @@ func (humanPlayer) Move(_ context.Context, r engines.Request) (engines.Result, e
 	return engines.Result{Move: fallback(r.Position)}, nil
 }
 
-// Player is the arena's own small engine, used for built-in bots until the
-// project's search engine is wired in: level 0 plays a random legal move,
-// level 1 and above a greedy one (most discs after the move, fewest in anti;
+// Player is the arena's own small engine for the lowest built-in levels:
+// level 0 plays a random legal move, level 1 and above a greedy one (most discs after the move, fewest in anti;
 // ties broken at random). It is safe for concurrent use.
 type Player struct {
 	level int
@@ -145,8 +144,6 @@ type Player struct {
 func NewPlayer(level int) *Player {
 	return &Player{level: level, name: fmt.Sprintf("arena-player-%d", level)}
 }
-
-func newBuiltinEngine(level int, _ string) engines.Engine { return NewPlayer(level) }
 
 // Name reports the player and level.
 func (p *Player) Name() string { return p.name }

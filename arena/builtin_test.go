@@ -100,3 +100,27 @@ func TestAutoMatch(t *testing.T) {
 	assert.Equal(t, int64(2), last.ID, "beta, practising and silent, got no offer meanwhile")
 	waitIdle(t, f.srv)
 }
+
+// TestSearchLevels: built-in bots at search levels play a match to the
+// end through the built-in search engine.
+func TestSearchLevels(t *testing.T) {
+	f := newFixture(t, Config{SearchThreads: 1, Bots: []BotConfig{
+		{Name: "deep", Builtin: true, Level: 3, Modes: othello.AllModes()},
+	}})
+	eng := f.srv.bots[2].engine
+	assert.Contains(t, eng.Name(), "depth 3")
+	a := f.client(t, "ta")
+	a.poll()
+	status, ans := a.call(map[string]any{"action": "agent_challenge", "target_name": "deep", "game_mode": "octagon"})
+	require.Equal(t, http.StatusOK, status, "%v", ans)
+	id := int64(ans["match_id"].(float64))
+	for i := 0; i < 300 && a.step(); i++ {
+		f.clock.Advance(100 * time.Millisecond)
+		waitIdle(t, f.srv)
+	}
+	m := a.match(id)
+	require.Equal(t, "finished", m.Status)
+	assert.Equal(t, "discs", *m.State.FinishReason)
+	bots := a.poll().Bots
+	require.Len(t, bots, 3)
+}

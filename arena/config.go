@@ -41,8 +41,8 @@ type BotConfig struct {
 	Builtin bool
 	// Engine plays a built-in bot. Nil gives the arena's own player at Level.
 	Engine engines.Engine
-	// Level is the built-in strength reported as engine_level (0 random,
-	// 1 greedy, higher levels use the built-in search engine when present).
+	// Level is the built-in strength, reported as engine_level: 0 random,
+	// 1 greedy, 2–59 the search engine to that depth, 60 full strength.
 	Level int
 	// MaxMatches is the bot's concurrent-match limit (default 2).
 	MaxMatches int
@@ -71,6 +71,9 @@ type Config struct {
 	// NoFirstMoveAbort and NoDisconnectLoss turn those rules off
 	// (tournaments between in-process engines use both off).
 	NoFirstMoveAbort, NoDisconnectLoss bool
+	// SearchThreads is the cores of the built-in search engine (half the
+	// machine when 0).
+	SearchThreads int
 	// AdminFromAnywhere allows /arena/admin/* from non-loopback clients.
 	AdminFromAnywhere bool
 }
@@ -141,7 +144,7 @@ func ParseBuiltinFlag(s string) (BotConfig, error) {
 	if len(parts) > 3 {
 		return BotConfig{}, fmt.Errorf("builtin %q: want NAME[:LEVEL[:MODES]]", s)
 	}
-	b := BotConfig{Name: parts[0], Builtin: true, Level: 1, Modes: othello.AllModes()}
+	b := BotConfig{Name: parts[0], Builtin: true, Level: DefaultBuiltinLevel, Modes: othello.AllModes()}
 	if err := checkName(b.Name); err != nil {
 		return BotConfig{}, err
 	}

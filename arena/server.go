@@ -42,6 +42,7 @@ type Server struct {
 	watchers   []chan struct{} // woken on every change (tournaments, demo)
 	closed     bool
 	page       *template.Template
+	engines    *Engines // makes built-in bots' engines
 }
 
 // New returns a server for cfg. Call [Server.Run] (or drive [Server.Tick]
@@ -68,6 +69,7 @@ func New(cfg Config) (*Server, error) {
 		thinking:   map[thinkKey]bool{},
 		humanBlack: map[int64]int{},
 		page:       parsePage(),
+		engines:    NewEngines(cfg.SearchThreads, 0),
 	}
 	for _, bc := range cfg.Bots {
 		if _, err := s.AddBot(bc); err != nil {
@@ -122,7 +124,7 @@ func (s *Server) AddBot(bc BotConfig) (int64, error) {
 		}
 	}
 	if b.builtin && b.engine == nil {
-		b.engine = newBuiltinEngine(bc.Level, bc.Name)
+		b.engine = s.engines.At(bc.Level)
 		b.ownEngine = true
 	}
 	if !bc.Builtin {

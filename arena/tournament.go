@@ -88,25 +88,33 @@ func (t *TournamentStats) add(r MatchResult) {
 	t.Score, t.Elo, t.EloLow, t.EloHigh = EloInterval(t.scores)
 }
 
-// EloInterval returns the mean score in per cent, the Elo difference it
-// implies, and a 95 % interval from the normal approximation of the mean
-// of the per-match scores (1, ½, 0).
+// EloInterval returns the mean score in per cent (win 1, draw ½, loss 0),
+// the Elo difference it implies, and the Elo bounds of the 95 % Wilson score
+// interval of the mean score. Wilson's interval stays meaningful at 0 % and
+// 100 % (one bound finite); it treats draws as half wins, so it is slightly
+// wider than needed when there are many draws.
 func EloInterval(scores []float64) (pct, elo, lo, hi float64) {
 	n := float64(len(scores))
 	if n == 0 {
 		return 0, 0, math.Inf(-1), math.Inf(1)
 	}
-	mean := 0.0
+	p := 0.0
 	for _, s := range scores {
-		mean += s
+		p += s
 	}
-	mean /= n
-	v := 0.0
-	for _, s := range scores {
-		v += (s - mean) * (s - mean)
+	p /= n
+	const z = 1.959964
+	den := 1 + z*z/n
+	centre := (p + z*z/(2*n)) / den
+	half := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / den
+	low, high := centre-half, centre+half
+	if p == 1 { // exactly 1 in theory; keep rounding from making it finite
+		high = 1
 	}
-	se := math.Sqrt(v/n) / math.Sqrt(n)
-	return 100 * mean, eloOf(mean), eloOf(mean - 1.959964*se), eloOf(mean + 1.959964*se)
+	if p == 0 {
+		low = 0
+	}
+	return 100 * p, eloOf(p), eloOf(low), eloOf(high)
 }
 
 func eloOf(p float64) float64 {

@@ -51,13 +51,14 @@ func TestEloInterval(t *testing.T) {
 		{"draws", []float64{0.5, 0.5, 0.5}, 50, 0, true},
 		{"three quarters", []float64{1, 1, 1, 0}, 75, 190.85, true},
 		{"all wins", []float64{1, 1}, 100, math.Inf(1), false},
+		{"all losses", []float64{0, 0, 0}, 0, math.Inf(-1), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			pct, elo, lo, hi := EloInterval(c.scores)
 			assert.InDelta(t, c.pct, pct, 1e-9)
 			if math.IsInf(c.elo, 0) {
-				assert.True(t, math.IsInf(elo, 1))
+				assert.Equal(t, c.elo, elo)
 			} else {
 				assert.InDelta(t, c.elo, elo, 0.01)
 			}
@@ -65,10 +66,22 @@ func TestEloInterval(t *testing.T) {
 			assert.GreaterOrEqual(t, hi, elo)
 		})
 	}
-	// Zero variance (all draws) gives a zero-width interval.
-	_, _, lo, hi := EloInterval([]float64{0.5, 0.5})
-	assert.Equal(t, 0.0, lo)
-	assert.Equal(t, 0.0, hi)
+	// All wins: +inf, with a finite lower bound (Wilson: n/(n+z²) = 10/13.84).
+	_, _, lo, hi := EloInterval([]float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
+	assert.InDelta(t, -400*math.Log10(13.8415/10-1), lo, 0.5)
+	assert.True(t, math.IsInf(hi, 1))
+	// More games narrow the interval.
+	_, _, lo4, hi4 := EloInterval([]float64{1, 0, 1, 0})
+	_, _, lo40, hi40 := EloInterval(append(make([]float64, 0, 40), repeat([]float64{1, 0}, 20)...))
+	assert.Less(t, hi40-lo40, hi4-lo4)
+}
+
+func repeat(xs []float64, n int) []float64 {
+	var out []float64
+	for i := 0; i < n; i++ {
+		out = append(out, xs...)
+	}
+	return out
 }
 
 // TestTournamentBuiltins: in-process players, every match counted once.

@@ -25,7 +25,7 @@ import (
 func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	a := fs.String("a", "", "engine A: a command speaking the --engine JSON protocol, or builtin[:LEVEL]")
+	a := fs.String("a", "", "engine A: a command speaking the --engine JSON protocol, or builtin[:LEVEL] (0 random, 1 greedy, 2-59 search depth, 60 full strength = default)")
 	b := fs.String("b", "", "engine B, like --a")
 	modeName := fs.String("mode", "std", "game: std, anti, grand, octagon or reversi")
 	pairs := fs.Int("pairs", 10, "paired matches to play (two legs each)")
@@ -106,7 +106,7 @@ func fmtElo(e float64) any {
 }
 
 func printStats(w io.Writer, na, nb string, s arena.TournamentStats, took time.Duration) {
-	fmt.Fprintf(w, "%s vs %s, %s, %d pairs (%d legs) in %s\n", na, nb, s.Mode, s.Played, 2*s.Played, took.Round(time.Second))
+	fmt.Fprintf(w, "%s vs %s, %s, %d pairs (%d legs) in %s\n", na, nb, s.Mode, s.Played, 2*s.Played, took.Round(10*time.Millisecond))
 	fmt.Fprintf(w, "  %s: %d wins, %d draws, %d losses", na, s.Wins, s.Draws, s.Losses)
 	if s.Aborted > 0 {
 		fmt.Fprintf(w, ", %d aborted", s.Aborted)
@@ -133,15 +133,18 @@ func eloStr(e float64) string {
 // engineFactory reads an engine spec: builtin[:LEVEL] or a command.
 func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (arena.EngineFactory, string, error) {
 	if spec == "builtin" || strings.HasPrefix(spec, "builtin:") {
-		level := 1
+		level := arena.LevelMax
 		if rest, ok := strings.CutPrefix(spec, "builtin:"); ok {
 			n, err := strconv.Atoi(rest)
-			if err != nil || n < 0 || n > 60 {
-				return nil, "", fmt.Errorf("builtin level %q is not 0..60", rest)
+			if err != nil || n < 0 || n > arena.LevelMax {
+				return nil, "", fmt.Errorf("builtin level %q is not 0..%d", rest, arena.LevelMax)
 			}
 			level = n
 		}
-		return func() (engines.Engine, error) { return arena.NewPlayer(level), nil },
+		// One search engine per side, shared by that side's matches; each
+		// side gets half the cores.
+		maker := arena.NewEngines(0, 0)
+		return func() (engines.Engine, error) { return maker.At(level), nil },
 			fmt.Sprintf("builtin-%d", level), nil
 	}
 	probe, err := jsonline.New(jsonline.Options{Command: spec, Modes: []othello.Mode{mode}, Logger: log})

@@ -68,7 +68,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var bots, builtins, challenges listFlag
 	listen := fs.String("listen", "127.0.0.1:8088", "address to listen on (loopback by default)")
 	fs.Var(&bots, "bot", "register a bot NAME:TOKEN[:MODES] (MODES e.g. std,anti or all; repeatable)")
-	fs.Var(&builtins, "builtin", "add a built-in bot NAME[:LEVEL[:MODES]] (level 0 random, 1+ greedy; repeatable)")
+	fs.Var(&builtins, "builtin", "add a built-in bot NAME[:LEVEL[:MODES]] (level 0 random, 1 greedy, 2-59 search depth, 60 full strength; default 4; repeatable)")
 	fs.Var(&challenges, "challenge", "challenge FROM:TO[:MODE] once both are online (repeatable)")
 	clockMS := fs.Int("clock-ms", 60000, "each colour's time per leg, in ms")
 	auto := fs.Bool("auto-match", false, "offer std matches to idle online bots, like the site")
