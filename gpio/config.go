@@ -83,8 +83,8 @@ type Config struct {
 	// (0x3C, 0x3D for OLEDs; 0x27, 0x3F for LCDs).
 	DisplayAddr uint16
 
-	// DimAfter dims an OLED after the state has not changed for this
-	// long (not during a game); 0 means 5 minutes, negative never.
+	// DimAfter dims an OLED after the Kind of state has not changed for
+	// this long (never during a game); 0 means 5 minutes, negative never.
 	DimAfter time.Duration
 	// ShiftEvery moves the OLED image by a pixel this often; 0 means
 	// 1 minute, negative never.

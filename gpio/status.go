@@ -36,23 +36,25 @@ const (
 	StorageMissing
 )
 
-// kindNames are the names used by String and ParseKind (and by the
+// kindNames returns the names used by String and ParseKind (and by the
 // display-preview command's --state flag).
-var kindNames = [...]string{
-	Starting:       "starting",
-	WaitingClock:   "waiting-clock",
-	SetupNeeded:    "setup",
-	Connecting:     "connecting",
-	OnlineIdle:     "idle",
-	InGame:         "ingame",
-	TokenRejected:  "token-rejected",
-	NoNetwork:      "no-network",
-	StorageMissing: "storage-missing",
+func kindNames() [9]string {
+	return [...]string{
+		Starting:       "starting",
+		WaitingClock:   "waiting-clock",
+		SetupNeeded:    "setup",
+		Connecting:     "connecting",
+		OnlineIdle:     "idle",
+		InGame:         "ingame",
+		TokenRejected:  "token-rejected",
+		NoNetwork:      "no-network",
+		StorageMissing: "storage-missing",
+	}
 }
 
 // Kinds lists every Kind in order.
 func Kinds() []Kind {
-	k := make([]Kind, len(kindNames))
+	k := make([]Kind, len(kindNames()))
 	for i := range k {
 		k[i] = Kind(i)
 	}
@@ -61,15 +63,15 @@ func Kinds() []Kind {
 
 // String returns the short name of k, such as "ingame".
 func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
+	if names := kindNames(); k >= 0 && int(k) < len(names) {
+		return names[k]
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
 
 // ParseKind is the inverse of Kind.String.
 func ParseKind(s string) (Kind, error) {
-	for i, n := range kindNames {
+	for i, n := range kindNames() {
 		if n == s {
 			return Kind(i), nil
 		}

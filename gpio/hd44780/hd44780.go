@@ -53,8 +53,8 @@ type Dev struct {
 	shown     []string // row contents on the LCD; nil entry = unknown
 }
 
-// rowAddr is the DDRAM address of each row's first character.
-var rowAddr = [4]byte{0x00, 0x40, 0x14, 0x54}
+// rowAddr returns the DDRAM address of each row's first character.
+func rowAddr() [4]byte { return [4]byte{0x00, 0x40, 0x14, 0x54} }
 
 // New initialises the LCD at addr on bus (4-bit mode, display on, cursor
 // off, cleared, backlight on).
@@ -159,7 +159,7 @@ func (d *Dev) WriteLines(lines []string) error {
 			continue
 		}
 		d.shown[r] = "" // unknown until the write succeeds
-		buf := d.byteTx(cmdSetDDRAM|rowAddr[r], 0)
+		buf := d.byteTx(cmdSetDDRAM|rowAddr()[r], 0)
 		for i := 0; i < len(line); i++ {
 			buf = append(buf, d.byteTx(line[i], bitRS)...)
 		}

@@ -26,19 +26,21 @@ const (
 	Heartbeat
 )
 
-var patternNames = [...]string{
-	Off:         "off",
-	On:          "on",
-	SlowBlink:   "slow blink",
-	FastBlink:   "fast blink",
-	DoubleBlink: "double blink",
-	Heartbeat:   "heartbeat",
+func patternNames() [6]string {
+	return [...]string{
+		Off:         "off",
+		On:          "on",
+		SlowBlink:   "slow blink",
+		FastBlink:   "fast blink",
+		DoubleBlink: "double blink",
+		Heartbeat:   "heartbeat",
+	}
 }
 
 // String returns the pattern's name, such as "slow blink".
 func (p Pattern) String() string {
-	if p >= 0 && int(p) < len(patternNames) {
-		return patternNames[p]
+	if names := patternNames(); p >= 0 && int(p) < len(names) {
+		return names[p]
 	}
 	return fmt.Sprintf("pattern(%d)", int(p))
 }
