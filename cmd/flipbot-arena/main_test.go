@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -168,4 +172,40 @@ func TestDemoWithoutFlipbot(t *testing.T) {
 	assert.Contains(t, s, "msg=move")
 	assert.Contains(t, s, "demo: match #1 finished")
 	assert.Contains(t, s, "page         http://127.0.0.1:")
+}
+
+// TestServeTLS: --tls serves HTTPS with a certificate clients can trust
+// from --tls-cert.
+func TestServeTLS(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	certFile := filepath.Join(t.TempDir(), "arena.pem")
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- serve(ctx, []string{"--listen", "127.0.0.1:0", "--bot", "alpha:tok-a", "--tls", "--tls-cert", certFile}, &out, &errb)
+	}()
+	var api string
+	require.Eventually(t, func() bool {
+		for _, line := range strings.Split(out.String(), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "--api" {
+				api = f[1]
+			}
+		}
+		return api != ""
+	}, 10*time.Second, 10*time.Millisecond)
+	require.True(t, strings.HasPrefix(api, "https://127.0.0.1:"))
+	pemBytes, err := os.ReadFile(certFile)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(pemBytes))
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	req, _ := http.NewRequest(http.MethodPost, api, strings.NewReader(`{"action":"agent_poll"}`))
+	req.Header.Set("Authorization", "Bearer tok-a")
+	resp, err := hc.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode)
+	cancel()
+	assert.Equal(t, 0, <-done)
 }
