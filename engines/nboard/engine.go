@@ -339,7 +339,10 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 		}
 	}
 	sent := time.Now()
-	var stop <-chan time.Time
+	var (
+		stop   <-chan time.Time
+		resend func()
+	)
 	if e.opts.Think != nil {
 		d := e.opts.Think(req)
 		// What the start of the engine and the ping took is not for
@@ -350,6 +353,7 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 		t := time.NewTimer(max(d, 0))
 		defer t.Stop()
 		stop = t.C
+		resend = func() { t.Reset(max(e.opts.StopMargin/2, 10*time.Millisecond)) }
 	}
 	var nodes uint64
 	for {
@@ -357,7 +361,9 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 		case <-ctx.Done():
 			return engines.Result{}, ctx.Err()
 		case <-stop:
-			stop = nil
+			// Ping again until the answer comes: a ping that arrives
+			// before the search has started stops nothing.
+			resend()
 			e.ping++
 			if err := p.Send("ping " + strconv.FormatInt(e.ping, 10)); err != nil {
 				return engines.Result{}, fmt.Errorf("%w: %v", errEOF, err)

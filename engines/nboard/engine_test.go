@@ -166,3 +166,13 @@ func TestNewChecksOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "lEdax", e.Name())
 }
+
+func TestStopPingIsRepeated(t *testing.T) {
+	e := newFake(t, Options{Think: func(engines.Request) time.Duration { return 50 * time.Millisecond }}, "lateping")
+	for _, pos := range enginetest.Positions(t, 2) {
+		// Without a second ping the search would run into the budget.
+		res, err := e.Move(context.Background(), request(pos, 3*time.Second))
+		require.NoError(t, err)
+		assert.Equal(t, first(pos), res.Move)
+	}
+}

@@ -56,6 +56,7 @@ func fakeCommand(t testing.TB, args ...string) string {
 //	pass       answers "=== pa"
 //	badmove    answers "=== z9"
 //	slowgo     searches 10 s unless a ping stops it (answer, then pong)
+//	lateping   like slowgo, but the first ping of a search stops nothing
 //	deaf       stops reading on go
 //	crash      exits 3 on go
 //	crashonce  the first run (marker file args[1] absent) exits 3 on go
@@ -87,6 +88,7 @@ func fakeMain(args []string) int {
 	var (
 		searching bool
 		timer     <-chan time.Time
+		deferred  []string
 	)
 	answer := func() {
 		searching, timer = false, nil
@@ -152,6 +154,12 @@ func fakeMain(args []string) int {
 					}
 				}
 			case "ping":
+				if behaviour == "lateping" && searching && len(deferred) == 0 {
+					// Like a ping read before the search started: it
+					// stops nothing, and its pong waits for the answer.
+					deferred = append(deferred, rest)
+					continue
+				}
 				if behaviour == "garbage" {
 					say("pong x")
 					say("pong 999999")
@@ -159,10 +167,14 @@ func fakeMain(args []string) int {
 				if searching {
 					answer()
 				}
+				for _, n := range deferred {
+					say("pong %s", n)
+				}
+				deferred = nil
 				say("pong %s", rest)
 			case "go":
 				switch behaviour {
-				case "slowgo":
+				case "slowgo", "lateping":
 					searching, timer = true, time.After(10*time.Second)
 				case "deaf":
 					time.Sleep(time.Minute)
