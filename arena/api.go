@@ -223,7 +223,7 @@ func (s *Server) newChallenge(a, t *bot, mode othello.Mode, auto bool, now int64
 	if s.running(a) >= a.maxMatches {
 		return nil, fail(flipsight.CodeBotHasActiveMatch)
 	}
-	if s.running(t) >= t.maxMatches {
+	if s.running(t) >= t.maxMatches || s.pendingFrom(a) >= maxPendingChallenges {
 		return nil, fail(flipsight.CodeBotBusy)
 	}
 	if mode != othello.Std && (a.builtin || t.builtin) && s.builtinVariants() >= DefaultBuiltinVariant {
@@ -250,6 +250,20 @@ func (s *Server) newChallenge(a, t *bot, mode othello.Mode, auto bool, now int64
 	}
 	s.changed(m)
 	return m, nil
+}
+
+// maxPendingChallenges bounds the unanswered challenges one bot has sent.
+const maxPendingChallenges = 10
+
+// pendingFrom counts the pending challenges sent by b.
+func (s *Server) pendingFrom(b *bot) int {
+	n := 0
+	for _, m := range s.matches {
+		if m.status == flipsight.MatchPending && m.botA == b.id && !m.human {
+			n++
+		}
+	}
+	return n
 }
 
 func practice(b *bot) bool { return b.env != nil && b.env.Practice }

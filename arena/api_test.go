@@ -263,3 +263,18 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+// TestPendingChallengesBounded: a bot cannot pile up unanswered challenges.
+func TestPendingChallengesBounded(t *testing.T) {
+	f := newFixture(t, Config{})
+	a, b := f.client(t, "ta"), f.client(t, "tb")
+	a.poll()
+	b.poll()
+	for i := 0; i < maxPendingChallenges; i++ {
+		status, ans := a.call(map[string]any{"action": "agent_challenge", "target_id": 2})
+		require.Equal(t, 200, status, "%v", ans)
+	}
+	status, ans := a.call(map[string]any{"action": "agent_challenge", "target_id": 2})
+	assert.Equal(t, 409, status)
+	assert.Equal(t, "bot busy", ans["error"])
+}

@@ -69,7 +69,7 @@ func (s *Server) CreateHuman(o HumanOptions) (int64, error) {
 	m.start = othello.New(o.Mode)
 	m.ranked = false
 	s.matches[m.id] = m
-	s.humanBlack[m.id] = black
+	m.humanBlack = black
 	s.log.Info("human challenge", "match", m.id, "bot", b.name, "mode", o.Mode.String(), "xot", o.XOT)
 	s.changed(m)
 	return m.id, nil
@@ -79,8 +79,7 @@ func (s *Server) CreateHuman(o HumanOptions) (int64, error) {
 // (XOT: plus 8 random moves in the history), the server passing for
 // whoever must.
 func (s *Server) startHuman(m *match, now int64) {
-	black := s.humanBlack[m.id]
-	delete(s.humanBlack, m.id)
+	black := m.humanBlack
 	pos := othello.New(m.mode)
 	l := s.newLeg(m, pos, black, now)
 	if m.xot {

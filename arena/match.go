@@ -12,30 +12,31 @@ import (
 // match is a bot-vs-bot pair of legs or a one-leg human match. Guarded by
 // Server.mu.
 type match struct {
-	id        int64
-	human     bool
-	roomID    int64
-	botA      int64 // participant 0 (0 for a human)
-	botB      int64 // participant 1 (0 for a human)
-	mode      othello.Mode
-	clockMS   int64
-	status    string
-	createdMS int64
-	expiresMS int64
-	auto      bool
-	ranked    bool
-	startMS   int64
-	endMS     int64
-	legs      []*leg
-	opening   []int
-	openHist  []flipsight.HistoryEntry
-	start     othello.Position
-	winner    *int
-	reason    *string
-	moved     [2]bool // participant has made a move
-	roundNo   int64
-	roomAt    string
-	xot       bool
+	id         int64
+	human      bool
+	roomID     int64
+	botA       int64 // participant 0 (0 for a human)
+	botB       int64 // participant 1 (0 for a human)
+	mode       othello.Mode
+	clockMS    int64
+	status     string
+	createdMS  int64
+	expiresMS  int64
+	auto       bool
+	ranked     bool
+	startMS    int64
+	endMS      int64
+	legs       []*leg
+	opening    []int
+	openHist   []flipsight.HistoryEntry
+	start      othello.Position
+	winner     *int
+	reason     *string
+	moved      [2]bool // participant has made a move
+	roundNo    int64
+	roomAt     string
+	xot        bool
+	humanBlack int // human matches: the black participant
 }
 
 // leg is one game of a match. Clocks are in colour order [black, white]:

@@ -28,21 +28,20 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu         sync.Mutex
-	rng        *rand.Rand
-	bots       []*bot
-	byToken    map[[32]byte]*bot
-	matches    map[int64]*match
-	finished   []int64 // ids of ended matches, oldest first
-	nextMatch  int64
-	nextRoom   int64
-	streams    map[*stream]struct{}
-	thinking   map[thinkKey]bool
-	humanBlack map[int64]int   // pending human matches: black participant
-	watchers   []chan struct{} // woken on every change (tournaments, demo)
-	closed     bool
-	page       *template.Template
-	engines    *Engines // makes built-in bots' engines
+	mu        sync.Mutex
+	rng       *rand.Rand
+	bots      []*bot
+	byToken   map[[32]byte]*bot
+	matches   map[int64]*match
+	finished  []int64 // ids of ended matches, oldest first
+	nextMatch int64
+	nextRoom  int64
+	streams   map[*stream]struct{}
+	thinking  map[thinkKey]bool
+	watchers  []chan struct{} // woken on every change (tournaments, demo)
+	closed    bool
+	page      *template.Template
+	engines   *Engines // makes built-in bots' engines
 }
 
 // New returns a server for cfg. Call [Server.Run] (or drive [Server.Tick]
@@ -55,21 +54,20 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:        cfg,
-		clock:      cfg.Clock,
-		log:        cfg.Logger,
-		ctx:        ctx,
-		cancel:     cancel,
-		rng:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		byToken:    map[[32]byte]*bot{},
-		matches:    map[int64]*match{},
-		nextMatch:  1,
-		nextRoom:   1,
-		streams:    map[*stream]struct{}{},
-		thinking:   map[thinkKey]bool{},
-		humanBlack: map[int64]int{},
-		page:       parsePage(),
-		engines:    NewEngines(cfg.SearchThreads, 0),
+		cfg:       cfg,
+		clock:     cfg.Clock,
+		log:       cfg.Logger,
+		ctx:       ctx,
+		cancel:    cancel,
+		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		byToken:   map[[32]byte]*bot{},
+		matches:   map[int64]*match{},
+		nextMatch: 1,
+		nextRoom:  1,
+		streams:   map[*stream]struct{}{},
+		thinking:  map[thinkKey]bool{},
+		page:      parsePage(),
+		engines:   NewEngines(cfg.SearchThreads, 0),
 	}
 	for _, bc := range cfg.Bots {
 		if _, err := s.AddBot(bc); err != nil {
