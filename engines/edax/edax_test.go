@@ -104,9 +104,9 @@ func TestClockStopsTheSearch(t *testing.T) {
 	assert.True(t, e.Supports(othello.Std))
 	assert.False(t, e.Supports(othello.Anti))
 	for _, pos := range enginetest.Positions(t, 3) {
-		// The fake searches 10 s unless stopped: the budget of 1 s is
+		// The fake searches 10 s unless stopped: the budget of 3 s is
 		// met only because the think time stops it with a ping.
-		res, err := e.Move(context.Background(), engines.Request{Position: pos, Remaining: 3 * time.Second, Budget: time.Second})
+		res, err := e.Move(context.Background(), engines.Request{Position: pos, Remaining: 10 * time.Second, Budget: 3 * time.Second})
 		require.NoError(t, err)
 		assert.Equal(t, last(pos), res.Move)
 	}

@@ -170,7 +170,10 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		"settime " + side + " " + strconv.Itoa(SettimeSeconds(req, e.opts.Margin)),
 		"go",
 	}
-	wctx, cancel := adapt.WithBudget(ctx, start, req)
+	wctx, cancel, err := adapt.Start(ctx, start, req)
+	if err != nil {
+		return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
+	}
 	defer cancel()
 	select {
 	case e.sem <- struct{}{}:

@@ -100,9 +100,8 @@ func TestValueIsTheScore(t *testing.T) {
 
 func TestKilledAtTheCapAndRestarted(t *testing.T) {
 	enginetest.NoLeak(t)
-	marker := filepath.Join(t.TempDir(), "slow")
-	e := newFake(t, nil, "slowonce", marker)
-	positions := enginetest.Positions(t, 2)
+	e := newFake(t, nil, "slowstart")
+	positions := enginetest.Positions(t, 2) // the first is the starting position
 	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
 	require.ErrorIs(t, err, adapt.ErrTimeout)
 	e.mu.Lock()

@@ -34,15 +34,13 @@ func TestMain(m *testing.M) {
 // a "> " prompt without newline before reading each command, setboard,
 // settime (echoed to stderr), go answering the first legal move in lower
 // case. "-fake B" picks a behaviour: showvalue ("f5 3"), slow (go takes a
-// minute), slowonce FILE (only the first run is slow), crash (exit on go),
+// minute), slowstart (go takes a minute in the starting position), crash
+// (exit on go),
 // illegal (answer a1), garbage (an error line before the answer).
 func fakeEgaroucid(args []string) int {
-	behaviour, marker := "", ""
+	behaviour := ""
 	if i := slices.Index(args, "-fake"); i >= 0 && i+1 < len(args) {
 		behaviour = args[i+1]
-		if i+2 < len(args) {
-			marker = args[i+2]
-		}
 	}
 	if !slices.Contains(args, "-quiet") || !slices.Contains(args, "-noboard") {
 		return 6
@@ -94,9 +92,8 @@ func fakeEgaroucid(args []string) int {
 			switch behaviour {
 			case "slow":
 				time.Sleep(time.Minute)
-			case "slowonce":
-				if _, err := os.Stat(marker); err != nil {
-					_ = os.WriteFile(marker, nil, 0o600)
+			case "slowstart":
+				if pos.Black.Count()+pos.White.Count() == 4 {
 					time.Sleep(time.Minute)
 				}
 			case "crash":

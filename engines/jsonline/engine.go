@@ -116,7 +116,10 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	} else if ok {
 		return engines.Result{Move: m, Elapsed: time.Since(start)}, nil
 	}
-	wctx, cancel := adapt.WithBudget(ctx, start, req)
+	wctx, cancel, err := adapt.Start(ctx, start, req)
+	if err != nil {
+		return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
+	}
 	defer cancel()
 	select {
 	case e.sem <- struct{}{}:

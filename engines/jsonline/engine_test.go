@@ -159,9 +159,8 @@ func TestCancelStopsWaiting(t *testing.T) {
 }
 
 func TestLateAnswerIsNotTakenForTheNextMove(t *testing.T) {
-	marker := filepath.Join(t.TempDir(), "slow")
-	e := newFake(t, nil, "slowonce", marker)
-	positions := enginetest.Positions(t, 2)
+	e := newFake(t, nil, "slowfirst")
+	positions := enginetest.Positions(t, 2) // the first is the starting position
 	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
 	require.ErrorIs(t, err, adapt.ErrTimeout)
 	res, err := e.Move(context.Background(), request(positions[1], 5*time.Second))
@@ -231,13 +230,23 @@ func TestCloseKillsTheProcessGroup(t *testing.T) {
 	enginetest.NoLeak(t)
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	e := newFake(t, nil, "child", pidFile)
-	_, err := e.Move(context.Background(), request(othello.New(othello.Std), 300*time.Millisecond))
-	require.ErrorIs(t, err, adapt.ErrTimeout)
-	b, err := os.ReadFile(pidFile)
-	require.NoError(t, err)
-	pid, err := strconv.Atoi(string(b))
-	require.NoError(t, err)
-	require.NoError(t, e.Close())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+		done <- err
+	}()
+	var pid int
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(string(b))
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond)
+	require.True(t, alive(pid))
+	require.NoError(t, e.Close(), "closing during a move")
+	require.Error(t, <-done)
 	require.Eventually(t, func() bool { return !alive(pid) }, 5*time.Second, 10*time.Millisecond,
 		"the engine's child %d outlived it", pid)
 }
@@ -277,4 +286,21 @@ func TestDefaultName(t *testing.T) {
 	e, err := New(Options{Command: "x", Name: "Mine"})
 	require.NoError(t, err)
 	assert.Equal(t, "Mine", e.Name())
+}
+
+func TestNoBudgetOrCancelledAsksNothing(t *testing.T) {
+	e := newFake(t, nil, "ok")
+	pos := othello.New(othello.Std)
+	_, err := e.Move(context.Background(), engines.Request{Position: pos, Remaining: 500 * time.Millisecond, Budget: -250 * time.Millisecond})
+	require.ErrorIs(t, err, adapt.ErrTimeout)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = e.Move(ctx, request(pos, time.Second))
+	require.ErrorIs(t, err, context.Canceled)
+	starts, _ := e.Stats()
+	assert.Zero(t, starts, "no process for a move that cannot be made")
+	// Off the API (no clock, no budget): the default budget applies.
+	res, err := e.Move(context.Background(), engines.Request{Position: pos})
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
 }

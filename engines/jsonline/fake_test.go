@@ -62,7 +62,7 @@ func fakeCommand(t testing.TB, args ...string) string {
 //	crash      exit 3 on the first request
 //	once       answer like ok, then exit
 //	slowstart  sleep args[1] ms before reading
-//	slowonce   the first run (marker file args[1] absent) sleeps 10 s before answering
+//	slowfirst  sleeps 10 s before answering in the starting position
 //	stderr     write to stderr, then answer like ok
 //	child      start a child in the group, write its pid to args[1], hang
 //	sleep      sleep for a minute (the child)
@@ -140,9 +140,8 @@ func fakeMain(args []string) int {
 		case "once":
 			say(`{"move": %d}`, first)
 			return 0
-		case "slowonce":
-			if _, err := os.Stat(args[1]); err != nil {
-				_ = os.WriteFile(args[1], nil, 0o600)
+		case "slowfirst":
+			if pos.Black.Count()+pos.White.Count() == 4 {
 				time.Sleep(10 * time.Second)
 			}
 			say(`{"move": %d}`, first)

@@ -176,7 +176,10 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 	}
-	wctx, cancel := adapt.WithBudget(ctx, start, req)
+	wctx, cancel, err := adapt.Start(ctx, start, req)
+	if err != nil {
+		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
+	}
 	defer cancel()
 	select {
 	case e.sem <- struct{}{}:

@@ -57,7 +57,7 @@ func fakeCommand(t testing.TB, args ...string) string {
 //	badmove    answers "=== z9"
 //	slowgo     searches 10 s unless a ping stops it (answer, then pong)
 //	lateping   like slowgo, but the first ping of a search stops nothing
-//	deaf       stops reading on go
+//	deafsecond stops reading on its second go
 //	crash      exits 3 on go
 //	crashonce  the first run (marker file args[1] absent) exits 3 on go
 //	slowstart  sleeps args[1] ms before reading
@@ -89,6 +89,7 @@ func fakeMain(args []string) int {
 		searching bool
 		timer     <-chan time.Time
 		deferred  []string
+		gos       int
 	)
 	answer := func() {
 		searching, timer = false, nil
@@ -176,8 +177,11 @@ func fakeMain(args []string) int {
 				switch behaviour {
 				case "slowgo", "lateping":
 					searching, timer = true, time.After(10*time.Second)
-				case "deaf":
-					time.Sleep(time.Minute)
+				case "deafsecond":
+					if gos++; gos == 2 {
+						time.Sleep(time.Minute)
+					}
+					answer()
 				case "crash":
 					return 3
 				case "crashonce":

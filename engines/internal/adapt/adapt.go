@@ -47,12 +47,31 @@ func Check(pos othello.Position, move int) error {
 	return nil
 }
 
-// Budget returns the request's Budget, or DefaultBudget when it has none.
+// Budget returns the request's Budget; DefaultBudget for a request with
+// neither a budget nor a clock (made off the API); zero when the budget is
+// used up (negative: the clock is nearly out).
 func Budget(req engines.Request) time.Duration {
-	if req.Budget > 0 {
+	switch {
+	case req.Budget > 0:
 		return req.Budget
+	case req.Budget == 0 && req.Remaining == 0:
+		return DefaultBudget
 	}
-	return DefaultBudget
+	return 0
+}
+
+// Start returns the context to wait in for req (see WithBudget), or an
+// error without one when there is no time to ask the engine at all: no
+// budget left, or ctx already ended.
+func Start(ctx context.Context, start time.Time, req engines.Request) (context.Context, context.CancelFunc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("engine move cancelled: %w", err)
+	}
+	if Budget(req) <= 0 {
+		return nil, nil, fmt.Errorf("%w: no budget left (%v)", ErrTimeout, req.Budget)
+	}
+	wctx, cancel := WithBudget(ctx, start, req)
+	return wctx, cancel, nil
 }
 
 // WithBudget returns a context that ends at the request's budget from start

@@ -60,3 +60,10 @@ func TestThinkTime(t *testing.T) {
 	req = engines.Request{Position: pos, Remaining: 20 * time.Second, Budget: 10 * time.Second}
 	assert.Less(t, ThinkTime(req, 0), early)
 }
+
+func TestBudget(t *testing.T) {
+	assert.Equal(t, DefaultBudget, Budget(engines.Request{}))
+	assert.Equal(t, time.Second, Budget(engines.Request{Budget: time.Second}))
+	assert.Zero(t, Budget(engines.Request{Remaining: time.Second}))
+	assert.Zero(t, Budget(engines.Request{Remaining: 500 * time.Millisecond, Budget: -250 * time.Millisecond}))
+}
