@@ -182,3 +182,18 @@ func TestStopPingIsRepeated(t *testing.T) {
 		assert.Equal(t, first(pos), res.Move)
 	}
 }
+
+func TestCloseDuringMove(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, Options{}, "slowgo")
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+		done <- err
+	}()
+	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.NoError(t, e.Close())
+	require.Error(t, <-done)
+	_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Second))
+	require.ErrorIs(t, err, ErrClosed)
+}
