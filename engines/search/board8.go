@@ -39,3 +39,14 @@ func oddQuadrants8(empty uint64) uint64 {
 	}
 	return m
 }
+
+// adjacent8 holds, per square, its neighbours: a move there can flip only
+// if an opponent disc is among them.
+var adjacent8 = makeAdjacent8()
+
+func makeAdjacent8() (a [64]uint64) {
+	for sq := range a {
+		a[sq] = neighbours8(1 << uint(sq))
+	}
+	return a
+}

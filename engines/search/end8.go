@@ -11,6 +11,15 @@ import (
 const (
 	endShallow = 6 // at most this many empties: parity order, no table
 	endTable   = 9 // at least this many: transposition table
+	// endEvalOrder is the number of empties from which moves are ordered
+	// by the midgame evaluation rather than by fewest replies.
+	endEvalOrder = 14
+	// endSearchOrder is the number of empties from which moves are
+	// ordered by a shallow midgame search.
+	endSearchOrder = 16
+	// endETC is the number of empties from which children are looked up in
+	// the table before the search (enhanced transposition cutoff).
+	endETC = 12
 )
 
 // stabilityThreshold[n] is the alpha from which a stability cutoff is tried
@@ -44,10 +53,10 @@ func (t *thread) solve8(p, o uint64, alpha, beta int, passed bool) int {
 
 // solve1 is the score with one empty square sq left.
 func (t *thread) solve1(p, o uint64, sq int) int {
-	if f := othello.Flips8(p, o, sq); f != 0 {
+	if f := flips8(p, o, sq); f != 0 {
 		return t.fullScore8(p | f | 1<<uint(sq))
 	}
-	if f := othello.Flips8(o, p, sq); f != 0 {
+	if f := flips8(o, p, sq); f != 0 {
 		return t.fullScore8(p &^ f)
 	}
 	return t.endScore8(p, o)
@@ -59,14 +68,14 @@ func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, empty uint64)
 	x1 := bits.TrailingZeros64(empty)
 	x2 := bits.TrailingZeros64(empty & (empty - 1))
 	best := -inf
-	if f := othello.Flips8(p, o, x1); f != 0 {
+	if f := flips8(p, o, x1); f != 0 {
 		t.nodes++
 		best = -t.solve1(o&^f, p|f|1<<uint(x1), x2)
 		if best >= beta {
 			return best
 		}
 	}
-	if f := othello.Flips8(p, o, x2); f != 0 {
+	if f := flips8(p, o, x2); f != 0 {
 		t.nodes++
 		if v := -t.solve1(o&^f, p|f|1<<uint(x2), x1); v > best {
 			best = v
@@ -87,7 +96,7 @@ func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64)
 	best := -inf
 	for e := empty; e != 0; e &= e - 1 {
 		sq := bits.TrailingZeros64(e)
-		f := othello.Flips8(p, o, sq)
+		f := flips8(p, o, sq)
 		if f == 0 {
 			continue
 		}
@@ -125,7 +134,7 @@ func (t *thread) solve4(p, o uint64, alpha, beta int, passed bool, empty uint64)
 		}
 		for ; e != 0; e &= e - 1 {
 			sq := bits.TrailingZeros64(e)
-			f := othello.Flips8(p, o, sq)
+			f := flips8(p, o, sq)
 			if f == 0 {
 				continue
 			}
@@ -164,7 +173,7 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		}
 		for ; e != 0; e &= e - 1 {
 			sq := bits.TrailingZeros64(e)
-			f := othello.Flips8(p, o, sq)
+			f := flips8(p, o, sq)
 			if f == 0 {
 				continue
 			}
@@ -188,6 +197,15 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return -t.solve8(o, p, -beta, -alpha, true)
 	}
 	return best
+}
+
+// flips8 is othello.Flips8 after a cheap test that an opponent disc is next
+// to sq (else nothing can flip).
+func flips8(p, o uint64, sq int) uint64 {
+	if adjacent8[sq]&o == 0 {
+		return 0
+	}
+	return othello.Flips8(p, o, sq)
 }
 
 // move8 is a move in a move list: the square, the discs it flips and its
@@ -269,10 +287,26 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		sq := bits.TrailingZeros64(m)
 		b := uint64(1) << uint(sq)
 		f := othello.Flips8(p, o, sq)
+		if n >= endETC {
+			// Enhanced transposition cutoff: a child already known to
+			// be bad enough for the opponent cuts at once.
+			if e, ok := t.tt.probe(hash8(o&^f, p|f|b, t.salt)); ok && e.kind == kindEnd && -e.upper >= beta {
+				return -e.upper
+			}
+		}
 		var k int
-		if sq == ttMove {
+		switch {
+		case sq == ttMove:
 			k = 1 << 20
-		} else {
+		case n >= endSearchOrder:
+			// Higher still: a shallow midgame search.
+			np, no := p|f|b, o&^f
+			k = -t.mid8(no, np, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
+		case n >= endEvalOrder:
+			// High in the tree: a midgame evaluation orders better.
+			np, no := p|f|b, o&^f
+			k = -t.ev8.Score8(no, np, capsFree, capsFree)
+		default:
 			np, no := p|f|b, o&^f
 			r := othello.Legal8(no, np)
 			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)

@@ -270,6 +270,13 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 	return out, nil
 }
 
+// roundDisc converts an evaluation to the nearest even disc score (final
+// scores of 8×8 games without empties are even).
+func roundDisc(v int) int {
+	d := floorDiv(v+eval.Disc, 2*eval.Disc) * 2
+	return max(-64, min(64, d))
+}
+
 // centreOpen reports whether a reversi position still has an empty centre
 // square (only those may be played, without flips).
 func centreOpen(pos othello.Position) bool {
@@ -290,7 +297,16 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 	cp, co := placementsLeft(pos)
 	n := 64 - pc(p|o)
 	if pl.exact {
-		runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, -1) })
+		// A short midgame search guesses the score and the first move.
+		guess, first := 99, -1
+		if n > 14 {
+			j.soft = 0
+			runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, min(8, n-14)) })
+			if r := j.result(); r.ok && !j.stop.Load() {
+				guess, first = roundDisc(r.score), r.move
+			}
+		}
+		runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, first, guess) })
 		return
 	}
 	solve := pl.trySolve && n <= 30
@@ -315,5 +331,5 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 		runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, pl.maxDepth) })
 		return
 	}
-	runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, mid.move) })
+	runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, mid.move, roundDisc(mid.score)) })
 }

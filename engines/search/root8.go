@@ -145,12 +145,30 @@ func (t *thread) root8(list []rootMove, p, o uint64, pl, ol, d, alpha, beta int)
 	return best
 }
 
+// aspiration is the half-width of the first window of an exact solve
+// around the guessed score.
+var aspiration = 8
+
 // solveRoot8 solves the root exactly (discs) and publishes the result
-// unless the phase ends first. first, when a root move, is searched first.
-func (t *thread) solveRoot8(p, o uint64, pl, ol, first int) {
+// unless the phase ends first. first, when a root move, is searched first;
+// the others are ordered by a shallow search. guess, when in −64…64, is the
+// expected score: the search starts with a narrow window around it.
+func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 	list := t.rootMoves8(p, o, pl, ol)
 	if len(list) == 0 {
 		return
+	}
+	n := 64 - pc(p|o)
+	if d := min(6, (n-10)/2); d > 0 {
+		for i := range list {
+			mv := &list[i]
+			b := uint64(1) << uint(mv.sq)
+			mv.score = -t.mid8(o&^mv.flips, p|mv.flips|b, ol, pl-1, d, -inf, inf, false)
+			if t.aborted {
+				return
+			}
+		}
+		sortRoot(list)
 	}
 	for i := range list {
 		if list[i].sq == first {
@@ -160,7 +178,36 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first int) {
 		}
 	}
 	rotate(list, t.id)
-	alpha, beta := -65, 65
+	lo, hi := -65, 65
+	if guess >= -64 && guess <= 64 {
+		lo, hi = max(-65, guess-aspiration), min(65, guess+aspiration)
+	}
+	var v int
+	for {
+		v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
+		if t.aborted {
+			return
+		}
+		switch {
+		case v <= lo && lo > -65:
+			lo = -65
+		case v >= hi && hi < 65:
+			hi = 65
+		default:
+			j := t.job
+			if j.phase.Swap(true) {
+				return // another thread finished first
+			}
+			mv := list[0].sq
+			j.publish(outcome{move: mv, score: v * eval.Disc, depth: n, exact: true, pv: t.pv8(p, o, pl, ol, mv, n)})
+			return
+		}
+	}
+}
+
+// solveRootWindow8 solves the root moves within (alpha, beta) by PVS and
+// moves the best to the front.
+func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, beta int) int {
 	best, bi := -inf, 0
 	for i := range list {
 		mv := &list[i]
@@ -177,19 +224,21 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first int) {
 			}
 		}
 		if t.aborted {
-			return
+			return best
 		}
 		if v > best {
 			best, bi = v, i
+			if v >= beta {
+				break
+			}
 		}
 	}
-	j := t.job
-	if j.phase.Swap(true) {
-		return // another thread finished first
+	if bi > 0 {
+		m := list[bi]
+		copy(list[1:bi+1], list[:bi])
+		list[0] = m
 	}
-	n := 64 - pc(p|o)
-	mv := list[bi].sq
-	j.publish(outcome{move: mv, score: best * eval.Disc, depth: n, exact: true, pv: t.pv8(p, o, pl, ol, mv, n)})
+	return best
 }
 
 // pv8 follows the table's best moves from the root move first.
