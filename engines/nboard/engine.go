@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -45,11 +46,12 @@ type Options struct {
 	Depth int
 	// Think, when set, gives the time after which the search of a request
 	// is stopped with a ping; the engine then answers its best move so
-	// far. Without it the engine decides (by its depth) and is stopped only
-	// at the budget, with no move.
+	// far. Without it the engine decides (by its depth). Either way a ping
+	// is sent StopMargin before the budget ends, and Move fails only if no
+	// answer has come by then.
 	Think func(engines.Request) time.Duration
-	// StopMargin is kept between the stop ping and the end of the budget,
-	// for the engine to answer (zero: DefaultStopMargin). Used with Think.
+	// StopMargin is kept between the last stop ping and the end of the
+	// budget, for the engine to answer (zero: DefaultStopMargin).
 	StopMargin time.Duration
 	// SyncTimeout bounds the wait for the pong that starts each move
 	// (zero: DefaultSyncTimeout); a fresh process gets the whole budget.
@@ -346,18 +348,20 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 		stop   <-chan time.Time
 		resend func()
 	)
+	// The search is stopped with a ping at the think time, and in any case
+	// in time to answer within the budget: an engine that answers a ping
+	// with its best move so far then still gives one.
+	d := time.Duration(math.MaxInt64)
 	if e.opts.Think != nil {
-		d := e.opts.Think(req)
-		// What the start of the engine and the ping took is not for
-		// thinking: stop in time to answer within the budget.
-		if dl, ok := ctx.Deadline(); ok {
-			d = min(d, time.Until(dl)-e.opts.StopMargin)
-		}
-		t := time.NewTimer(max(d, 0))
-		defer t.Stop()
-		stop = t.C
-		resend = func() { t.Reset(max(e.opts.StopMargin/2, 10*time.Millisecond)) }
+		d = e.opts.Think(req)
 	}
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)-e.opts.StopMargin)
+	}
+	t := time.NewTimer(max(d, 0))
+	defer t.Stop()
+	stop = t.C
+	resend = func() { t.Reset(max(e.opts.StopMargin/2, 10*time.Millisecond)) }
 	var nodes uint64
 	for {
 		select {

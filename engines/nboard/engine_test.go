@@ -92,18 +92,28 @@ func TestStdOnly(t *testing.T) {
 
 func TestSlowSearchTimesOutThenRecovers(t *testing.T) {
 	enginetest.NoLeak(t)
-	e := newFake(t, Options{}, "slowgo")
+	e := newFake(t, Options{}, "slowstop")
 	positions := enginetest.Positions(t, 2)
 	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
 	require.ErrorIs(t, err, adapt.ErrTimeout)
 	// The stopped search's late answer (for positions[0]) must be skipped.
-	e.opts.Think = func(engines.Request) time.Duration { return 100 * time.Millisecond }
+	e.opts.Think = func(engines.Request) time.Duration { return 50 * time.Millisecond }
 	res, err := e.Move(context.Background(), request(positions[1], 5*time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, first(positions[1]), res.Move)
 	starts, _ := e.Stats()
 	assert.Equal(t, 1, starts, "a search stopped by ping needs no restart")
 	require.NoError(t, e.Close())
+}
+
+func TestStoppedBeforeTheBudgetWithAMove(t *testing.T) {
+	// No think time: the engine searches by its depth (here: 10 s), and is
+	// stopped by ping just before the budget; its best move is taken.
+	e := newFake(t, Options{}, "slowgo")
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), request(pos, 700*time.Millisecond))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
 }
 
 func TestThinkTimeStopsTheSearchWithAMove(t *testing.T) {

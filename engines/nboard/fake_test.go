@@ -57,6 +57,7 @@ func fakeCommand(t testing.TB, args ...string) string {
 //	badmove    answers "=== z9"
 //	slowgo     searches 10 s unless a ping stops it (answer, then pong)
 //	lateping   like slowgo, but the first ping of a search stops nothing
+//	slowstop   like slowgo, but a ping takes 0.5 s to stop the search
 //	deafsecond stops reading on its second go
 //	crash      exits 3 on go
 //	crashonce  the first run (marker file args[1] absent) exits 3 on go
@@ -166,6 +167,9 @@ func fakeMain(args []string) int {
 					say("pong 999999")
 				}
 				if searching {
+					if behaviour == "slowstop" {
+						time.Sleep(500 * time.Millisecond)
+					}
 					answer()
 				}
 				for _, n := range deferred {
@@ -175,7 +179,7 @@ func fakeMain(args []string) int {
 				say("pong %s", rest)
 			case "go":
 				switch behaviour {
-				case "slowgo", "lateping":
+				case "slowgo", "lateping", "slowstop":
 					searching, timer = true, time.After(10*time.Second)
 				case "deafsecond":
 					if gos++; gos == 2 {
