@@ -180,19 +180,31 @@ func fmtClock(ms int64) string {
 	return time.Time{}.Add(d).Format("4:05.0")
 }
 
+// pageData is the page template's data: the snapshot and the URLs a bot
+// client is given.
+type pageData struct {
+	Snapshot
+	API, Stream string
+}
+
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
-	s.renderPage(w, "page", "/")
+	s.renderPage(w, r, "page")
 }
 
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
-	s.renderPage(w, "live", "")
+	s.renderPage(w, r, "live")
 }
 
-func (s *Server) renderPage(w http.ResponseWriter, name, _ string) {
-	snap := s.Snapshot()
+func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, name string) {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	base := scheme + "://" + r.Host
+	data := pageData{Snapshot: s.Snapshot(), API: base + APIPath, Stream: base + StreamPath}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if err := s.page.ExecuteTemplate(w, name, snap); err != nil {
+	if err := s.page.ExecuteTemplate(w, name, data); err != nil {
 		s.log.Warn("page", "err", err)
 	}
 }

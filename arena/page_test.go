@@ -55,7 +55,7 @@ func TestPageHTML(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode)
 	html := string(body)
-	for _, want := range []string{"alpha", "beta", "Live matches", `class="board"`, `class="board s10"`, "leg 0", "leg 1", "0:5", "Recent results", "rejected", "<script>"} {
+	for _, want := range []string{"alpha", "beta", "--api http://127.0.0.1:", "/flipsight_api/bot-stream", "Live matches", `class="board"`, `class="board s10"`, "leg 0", "leg 1", "0:5", "Recent results", "rejected", "<script>"} {
 		assert.Contains(t, html, want)
 	}
 	assert.Equal(t, 2, strings.Count(html, `data-match=`), "two live matches")

@@ -38,7 +38,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	flipbot := fs.String("flipbot", "bin/flipbot", "path of the flipbot binary")
 	modeName := fs.String("mode", "std", "game of the demo match")
-	clockMS := fs.Int("clock-ms", 60000, "each colour's time per leg, in ms")
+	clockMS := fs.Int("clock-ms", 30000, "each colour's time per leg, in ms (the site uses 60000; shorter keeps the demo brief)")
 	level := fs.Int("level", arena.DefaultBuiltinLevel, "strength of the built-in challenger (0 random, 1 greedy, 2-59 search depth, 60 full)")
 	listen := fs.String("listen", "127.0.0.1:0", "address of the arena (loopback)")
 	hold := fs.Duration("hold", 0, "keep the arena (and its page) up this long after the match")
