@@ -21,7 +21,7 @@ import (
 func TestManyConcurrentBots(t *testing.T) {
 	pairs := 8
 	if testing.Short() {
-		pairs = 2
+		pairs = 1
 	}
 	var bots []BotConfig
 	for i := 0; i < 2*pairs; i++ {
