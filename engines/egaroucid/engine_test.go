@@ -247,3 +247,14 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 	})
 }
+
+func TestStartAhead(t *testing.T) {
+	e := newFake(t, nil)
+	require.NoError(t, e.Start())
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
+	starts, _ := e.Stats()
+	assert.Equal(t, 1, starts)
+}

@@ -304,3 +304,17 @@ func TestNoBudgetOrCancelledAsksNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, first(pos), res.Move)
 }
+
+func TestStartAhead(t *testing.T) {
+	e := newFake(t, nil, "ok")
+	require.NoError(t, e.Start())
+	require.NoError(t, e.Start())
+	res, err := e.Move(context.Background(), request(othello.New(othello.Std), 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(othello.New(othello.Std)), res.Move)
+	starts, _ := e.Stats()
+	assert.Equal(t, 1, starts)
+	bad, err := New(Options{Command: "/nonexistent/engine"})
+	require.NoError(t, err)
+	require.Error(t, bad.Start())
+}

@@ -207,3 +207,14 @@ func TestCloseDuringMove(t *testing.T) {
 	_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Second))
 	require.ErrorIs(t, err, ErrClosed)
 }
+
+func TestStartAhead(t *testing.T) {
+	e := newFake(t, Options{Version: 1}, "edax")
+	require.NoError(t, e.Start())
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
+	starts, _ := e.Stats()
+	assert.Equal(t, 1, starts)
+}
