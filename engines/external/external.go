@@ -69,6 +69,13 @@ type Config struct {
 	StderrLevel slog.Level
 }
 
+// Starter is implemented by every engine New returns: Start starts its
+// process ahead of its first move (for example when the match is accepted),
+// so that the engine's start-up is not taken from that move's budget.
+type Starter interface {
+	Start() error
+}
+
 // ErrSeveral is returned when more than one engine flag is set.
 var ErrSeveral = errors.New("give only one of --engine, --nboard, --edax, --egaroucid")
 

@@ -48,6 +48,7 @@ func TestKinds(t *testing.T) {
 			e, err := tc.cfg.New()
 			require.NoError(t, err)
 			tc.check(t, e)
+			assert.Implements(t, (*Starter)(nil), e)
 			require.NoError(t, e.Close())
 		})
 	}
