@@ -70,6 +70,8 @@ type Engine struct {
 	log  *slog.Logger
 	sem  chan struct{} // held by the Move talking to the process
 	ping int64         // last ping number sent; used under sem
+	// ready is the process that has answered a ping; used under sem.
+	ready *proc.Process
 
 	mu      sync.Mutex // guards the fields below
 	p       *proc.Process
@@ -205,13 +207,15 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	}
 	lastErr := errEOF
 	for attempt := 0; attempt < 2 && wctx.Err() == nil; attempt++ {
-		p, fresh, err := e.process()
+		p, _, err := e.process()
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		}
+		// An engine that has never answered a ping may still be loading.
+		fresh := p != e.ready
 		wait := e.opts.SyncTimeout
 		if fresh {
-			wait = adapt.Budget(req) // a fresh engine may load for long
+			wait = adapt.Budget(req)
 		}
 		if err := e.sync(wctx, p, wait); err != nil {
 			lastErr = err
@@ -223,6 +227,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			}
 			continue
 		}
+		e.ready = p
 		res, err := e.search(wctx, p, req, ggf)
 		switch {
 		case err == nil:

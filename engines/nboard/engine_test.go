@@ -218,3 +218,16 @@ func TestStartAhead(t *testing.T) {
 	starts, _ := e.Stats()
 	assert.Equal(t, 1, starts)
 }
+
+func TestSlowLoadAfterStartIsWaitedFor(t *testing.T) {
+	// Started ahead, the engine is still loading (1 s, more than the
+	// SyncTimeout) at the first move: it must be waited for, not replaced.
+	e := newFake(t, Options{SyncTimeout: 100 * time.Millisecond}, "slowstart", "1000")
+	require.NoError(t, e.Start())
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), request(pos, 10*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
+	starts, _ := e.Stats()
+	assert.Equal(t, 1, starts)
+}
