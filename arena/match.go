@@ -93,7 +93,7 @@ func (l *leg) remaining(now int64) int64 {
 // randomStart returns a random 12-disc start for mode, as the site makes
 // them: the initial four and 8 random moves (reversi: 12 random placements
 // from the empty board, the centre four first). It retries until the side
-// to move has a legal move.
+// to move is black and has a legal move.
 func (s *Server) randomStart(mode othello.Mode) (othello.Position, []int) {
 	want := 8
 	if mode == othello.Reversi {
@@ -117,7 +117,8 @@ func (s *Server) randomStart(mode othello.Mode) (othello.Position, []int) {
 			pos, _ = pos.Play(mv)
 			moves = append(moves, mv)
 		}
-		if ok && len(pos.LegalMoves()) > 0 {
+		// Black moves first in both legs, as on the site.
+		if ok && pos.Turn == othello.Black && len(pos.LegalMoves()) > 0 {
 			return pos, moves
 		}
 	}

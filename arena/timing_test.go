@@ -180,6 +180,7 @@ func TestRandomStarts(t *testing.T) {
 			}
 			assert.Equal(t, 12, b+w, "%s start has 12 discs", mode)
 			assert.NotEmpty(t, pos.LegalMoves())
+			assert.Equal(t, othello.Black, pos.Turn)
 		}
 	}
 }
