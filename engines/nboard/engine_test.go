@@ -220,9 +220,9 @@ func TestStartAhead(t *testing.T) {
 }
 
 func TestSlowLoadAfterStartIsWaitedFor(t *testing.T) {
-	// Started ahead, the engine is still loading (1 s, more than the
+	// Started ahead, the engine is still loading (0.4 s, more than the
 	// SyncTimeout) at the first move: it must be waited for, not replaced.
-	e := newFake(t, Options{SyncTimeout: 100 * time.Millisecond}, "slowstart", "1000")
+	e := newFake(t, Options{SyncTimeout: 100 * time.Millisecond}, "slowstart", "400")
 	require.NoError(t, e.Start())
 	pos := othello.New(othello.Std)
 	res, err := e.Move(context.Background(), request(pos, 10*time.Second))
