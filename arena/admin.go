@@ -30,9 +30,6 @@ func (s *Server) Challenge(from, to string, mode othello.Mode) (int64, error) {
 	if aerr != nil {
 		return 0, fmt.Errorf("challenge %s → %s: %s", from, to, aerr.code)
 	}
-	if a.builtin && !t.builtin {
-		return m.id, nil
-	}
 	return m.id, nil
 }
 

@@ -125,6 +125,7 @@ func fallback(pos othello.Position) int {
 // move, at once.
 type humanPlayer struct{}
 
+// Name, Supports, Close and Move implement engines.Engine.
 func (humanPlayer) Name() string               { return "human" }
 func (humanPlayer) Supports(othello.Mode) bool { return true }
 func (humanPlayer) Close() error               { return nil }

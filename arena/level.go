@@ -63,6 +63,7 @@ type leveled struct {
 	level int
 }
 
+// Name tells the level.
 func (l *leveled) Name() string {
 	if l.level >= LevelMax {
 		return "flipbot search (full strength)"
@@ -70,6 +71,7 @@ func (l *leveled) Name() string {
 	return fmt.Sprintf("flipbot search (depth %d)", l.level)
 }
 
+// Supports is the search engine's.
 func (l *leveled) Supports(m othello.Mode) bool { return l.eng.Supports(m) }
 
 // Close does nothing: the search engine is shared.

@@ -316,9 +316,6 @@ func (s *Server) botName(id int64) string {
 	return "human"
 }
 
-// errMove is a refused move: the spec's error string.
-type errMove = flipsight.ErrorCode
-
 // play applies move by participant p in leg li of m at now, checking
 // revision, turn and legality. It returns "" on success or the error string.
 func (s *Server) play(m *match, li int, revision int64, p int, move int, now int64) flipsight.ErrorCode {

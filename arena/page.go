@@ -13,7 +13,7 @@ import (
 //go:embed web/page.html
 var webFS embed.FS
 
-// pageTemplate is parsed once per server (no package-level state).
+// parsePage parses the page template, once per server (no package-level state).
 func parsePage() *template.Template {
 	return template.Must(template.New("page.html").Funcs(template.FuncMap{
 		"sq": func(sq, size int) string { return othello.SquareName(sq, size) },

@@ -286,7 +286,7 @@ type bot struct {
 	autoOffUntil int64 // out of automatic matching until then
 }
 
-// connectedSince returns whether the bot is connected at now, and if not,
+// connected returns whether the bot is connected at now, and if not,
 // since when it has been disconnected.
 func (s *Server) connected(b *bot, now int64) (bool, int64) {
 	if b.builtin || b.streams > 0 {

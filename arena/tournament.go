@@ -136,6 +136,8 @@ type matchEngines struct {
 	byMatch map[int64]engines.Engine
 }
 
+// Name, Supports and Close implement engines.Engine; Close closes every
+// match's engine.
 func (p *matchEngines) Name() string                 { return p.name }
 func (p *matchEngines) Supports(m othello.Mode) bool { return true }
 func (p *matchEngines) Close() error {
@@ -149,6 +151,7 @@ func (p *matchEngines) Close() error {
 	return errors.Join(errs...)
 }
 
+// Move routes the request to its match's engine, made on first use.
 func (p *matchEngines) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	var id int64
 	if req.Wire != nil {

@@ -212,7 +212,7 @@ func randomToken() string {
 	return "fsbm_demo_" + hex.EncodeToString(b)
 }
 
-// prefixWriter writes each line of a child's output with a prefix.
+// lineWriter writes each line of a child's output with a prefix.
 type lineWriter struct {
 	w      io.Writer
 	prefix string
@@ -221,6 +221,7 @@ type lineWriter struct {
 
 func prefixWriter(w io.Writer, prefix string) io.Writer { return &lineWriter{w: w, prefix: prefix} }
 
+// Write prints every complete line with the prefix.
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.buf = append(l.buf, p...)
 	for {

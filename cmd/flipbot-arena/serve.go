@@ -30,10 +30,11 @@ import (
 // listFlag collects a repeated string flag.
 type listFlag []string
 
+// String and Set implement flag.Value.
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// challengeFlag is a --challenge FROM:TO[:MODE] order, issued once TO is online.
+// challengeOrder is a --challenge FROM:TO[:MODE] order, issued once both are online.
 type challengeOrder struct {
 	from, to string
 	mode     othello.Mode
