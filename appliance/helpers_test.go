@@ -227,12 +227,17 @@ func (e *testEnv) stop() int {
 	return -1
 }
 
-// waitFor polls the hub until cond holds.
+// waitFor waits for a hub change after which cond holds.
 func (e *testEnv) waitFor(what string, cond func(Status) bool) Status {
+	e.t.Helper()
+	return e.waitForLong(what, 10*time.Second, cond)
+}
+
+func (e *testEnv) waitForLong(what string, limit time.Duration, cond func(Status) bool) Status {
 	e.t.Helper()
 	c, cancel := e.a.hub.Subscribe()
 	defer cancel()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(limit)
 	for {
 		st := e.a.hub.Snapshot()
 		if cond(st) {

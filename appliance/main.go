@@ -73,10 +73,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	if *pwFile != "" {
 		files = append([]string{*pwFile}, files...)
 	}
-	egaroucidOK := false
+	egaroucidOK, egaroucidPath := false, ""
 	if *egaroucid != "" {
 		if fi, err := os.Stat(*egaroucid); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			egaroucidOK = true
+			egaroucidOK, egaroucidPath = true, *egaroucid
 		} else {
 			log.Warn("Egaroucid not usable; offering the built-in engine only", "path", *egaroucid)
 		}
@@ -86,7 +86,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		EnvToken:           getenv("FS_BOT_TOKEN"),
 		EgaroucidInstalled: egaroucidOK,
 		Checker:            FlipSightChecker{APIURL: *api, StreamURL: *streamURL},
-		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: *egaroucid, Logger: log}),
+		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log}),
 		Logger:             log,
 		Drain:              *drain,
 	}

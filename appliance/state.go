@@ -174,10 +174,12 @@ type Leg struct {
 	Turn    int    `json:"turn"`
 	MyTurn  bool   `json:"my_turn"`
 	Status  string `json:"status"`
-	// ClocksMS are the remaining times [black, white] at Updated.
-	ClocksMS [2]int64 `json:"clocks_ms"`
-	Discs    [2]int   `json:"discs"`
-	LastMove int      `json:"last_move"` // -1 when none
+	// ClocksMS are the remaining times [black, white] at ClockAt; the
+	// pages run the mover's clock down from there.
+	ClocksMS [2]int64  `json:"clocks_ms"`
+	ClockAt  time.Time `json:"clocks_at"`
+	Discs    [2]int    `json:"discs"`
+	LastMove int       `json:"last_move"` // -1 when none
 }
 
 // Result is one finished match.

@@ -45,5 +45,23 @@ func (a *app) refreshed() Status {
 	if stale {
 		a.refreshFacts()
 	}
-	return a.hub.Snapshot()
+	st := a.hub.Snapshot()
+	runClocks(&st, time.Now())
+	return st
+}
+
+// runClocks runs the mover's clock of every active leg down from the time
+// the bot reported it, so that the page shows live clocks between reports.
+func runClocks(st *Status, now time.Time) {
+	for i := range st.Matches {
+		for j := range st.Matches[i].Legs {
+			l := &st.Matches[i].Legs[j]
+			if l.Status != "active" || l.ClockAt.IsZero() || l.Turn < 1 || l.Turn > 2 || now.Before(l.ClockAt) {
+				continue
+			}
+			c := &l.ClocksMS[l.Turn-1]
+			*c = max(0, *c-now.Sub(l.ClockAt).Milliseconds())
+			l.ClockAt = now
+		}
+	}
 }

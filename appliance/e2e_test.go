@@ -1,0 +1,71 @@
+package appliance
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// The issue's "done when", on a PC against the local arena: a new user opens
+// the page, enters the pairing code and the token, the bot goes online with
+// the real player and (without -short) plays a match to its result.
+func TestApplianceAgainstArena(t *testing.T) {
+	srv, err := arena.New(arena.Config{
+		Bots: []arena.BotConfig{
+			{Name: "PiBot", Token: tokA, Modes: othello.AllModes()},
+			{Name: "Greedy", Builtin: true, Level: 1, Modes: othello.AllModes()},
+		},
+		ClockPerLeg: 20 * time.Second,
+	})
+	require.NoError(t, err)
+	defer srv.Close()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Run(ctx, 50*time.Millisecond)
+	apiURL := ts.URL + arena.APIPath
+
+	e := startEnv(t, func(c *Config, a *app) {
+		a.checker = FlipSightChecker{APIURL: apiURL}
+		a.runner.player = newBotPlayer(botPlayerConfig{APIURL: apiURL, CPU: "test", Logger: a.log})
+		a.settings.Threads = 1
+	})
+	defer e.stop() // before the arena closes: the bot's stream must end first
+	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	csrf := e.csrf("/", false)
+
+	status, body, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokB}}, "", "")
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	assert.Contains(t, body, "rejected", "the arena does not know tokB")
+
+	status, _, _ = e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokA}}, "", "")
+	require.Equal(t, http.StatusSeeOther, status)
+	st := e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle && s.Bot.Name == "PiBot" })
+	assert.Equal(t, TokenStored, st.Token)
+
+	if testing.Short() {
+		return
+	}
+	_, err = srv.Challenge("Greedy", "PiBot", othello.Std)
+	require.NoError(t, err)
+	st = e.waitForLong("in game with both legs", 30*time.Second, func(s Status) bool {
+		return s.Kind == KindInGame && len(s.Matches[0].Legs) == 2
+	})
+	_, page := e.get("/", false)
+	assert.Contains(t, page, `class="board s8"`)
+	st = e.waitForLong("a result", 3*time.Minute, func(s Status) bool { return len(s.Results) > 0 })
+	assert.Equal(t, "Greedy", st.Results[0].Opponent)
+	assert.Contains(t, []string{"win", "loss", "draw"}, st.Results[0].Outcome)
+	t.Logf("result: %+v", st.Results[0])
+	assert.NotContains(t, e.logs.String(), tokA)
+}
