@@ -50,12 +50,15 @@ func planMove(pos othello.Position, remaining, budget time.Duration) plan {
 	if pos.Size() == 10 {
 		solveAt = 14
 	}
-	movesLeft := max(0, (n-solveAt)/2) + 3
+	movesLeft := max(0, (n-solveAt)/2) + 6
 	soft := usable / time.Duration(movesLeft)
-	hard := min(max(3*soft, usable/4), usable/2)
+	// An iteration started before 0.4×soft (the last one allowed) ends by
+	// about 1.5×soft: the hard stop cuts the rare longer one.
+	hard := min(3*soft/2, usable/4)
 	if n <= solveAt+4 {
-		// The solve window: allow up to half the clock on a solve.
-		hard = usable / 2
+		// The solve window: allow up to a third of the clock on a solve
+		// that the estimate says fits.
+		hard = usable / 3
 	}
 	if budget > 0 {
 		hard = min(hard, budget-returnMargin)
@@ -68,18 +71,18 @@ func planMove(pos othello.Position, remaining, budget time.Duration) plan {
 // solveFits estimates whether an exact solve of n empties fits in left,
 // from the node rate of the search so far: node counts of solves grow
 // about 2.4× per empty (measured on FFO positions; see README), and the
-// solver visits nodes about twice as fast as the midgame search.
+// solver visits nodes about six times as fast as the midgame search.
 func solveFits(n int, nodes uint64, spent, left time.Duration, size int) bool {
 	if left <= 0 {
 		return false
 	}
 	rate := 2e6 // nodes/s when the midgame search ran too briefly to tell
 	if spent > 5*time.Millisecond && nodes > 10000 {
-		rate = 2 * float64(nodes) / spent.Seconds()
+		rate = 6 * float64(nodes) / spent.Seconds()
 	}
 	base, growth := 3e3, 2.4 // nodes at 10 empties, growth per empty
 	if size == 10 {
-		base, growth = 2e4, 3.0
+		base, growth = 1e4, 2.5
 	}
 	est := base * math.Pow(growth, float64(n-10))
 	return est/rate <= left.Seconds()

@@ -9,7 +9,7 @@ import (
 
 // Empties at which the exact solver changes technique.
 const (
-	endShallow = 6 // at most this many empties: parity order, no table
+	endShallow = 7 // at most this many empties: parity order, no table
 	endTable   = 9 // at least this many: transposition table
 	// endEvalOrder is the number of empties from which moves are ordered
 	// by the midgame evaluation rather than by fewest replies.

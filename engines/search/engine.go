@@ -309,7 +309,7 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 		runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, first, guess) })
 		return
 	}
-	solve := pl.trySolve && n <= 30
+	solve := pl.trySolve && n <= 30 && solveFits(n, 0, 0, pl.hard, 8)
 	if solve {
 		// A short midgame search first: its move is the fallback and
 		// orders the solve.

@@ -34,11 +34,17 @@ func (j *job) stopped() bool { return j.stop.Load() || j.phase.Load() }
 
 // publish records a result of the main thread (or of any thread for an exact
 // solve).
+//
+// A midgame result shallower than the one held is ignored: a later phase
+// that deepens again from depth 1 must not replace a deeper answer.
 func (j *job) publish(o outcome) {
 	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !o.exact && j.best.ok && (j.best.exact || o.depth < j.best.depth) {
+		return
+	}
 	j.best = o
 	j.best.ok = true
-	j.mu.Unlock()
 }
 
 // publishMove records a better root move found in an unfinished iteration.

@@ -344,7 +344,7 @@ func (t *thread) iterate10(p, o othello.Bits, maxDepth int) {
 	score := list[0].score
 	start := 1 + t.id%2
 	for d := start; d <= maxDepth; d++ {
-		if t.id == 0 && d > start && j.elapsed() > j.soft*6/10 {
+		if t.id == 0 && d > start && j.elapsed() > j.soft*2/5 {
 			return
 		}
 		w := 3 * eval.Disc
@@ -432,7 +432,7 @@ func (e *Engine) search10(j *job, threads []*thread, pos othello.Position, pl pl
 		runPhase(j, threads, func(t *thread) { t.solveRoot10(p, o, -1) })
 		return
 	}
-	solve := pl.trySolve && n <= 24
+	solve := pl.trySolve && n <= 24 && solveFits(n, 0, 0, pl.hard, 10)
 	if solve {
 		j.soft = min(pl.soft, pl.hard/8)
 	}
