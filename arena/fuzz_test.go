@@ -77,3 +77,44 @@ func FuzzAPI(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseFlags: the --bot and --builtin parsers never panic, and what
+// they accept is a valid bot.
+func FuzzParseFlags(f *testing.F) {
+	for _, s := range []string{"alpha:tok", "alpha:tok:std,anti", "house", "house:3", "house:60:all", "a:b:c:d", "::", "x:y:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if b, err := ParseBotFlag(s); err == nil {
+			if checkName(b.Name) != nil || b.Token == "" {
+				t.Fatalf("accepted an invalid bot %q", s)
+			}
+		}
+		if b, err := ParseBuiltinFlag(s); err == nil {
+			if checkName(b.Name) != nil || b.Level < 0 || b.Level > LevelMax || len(b.Modes) == 0 {
+				t.Fatalf("accepted an invalid built-in %q", s)
+			}
+		}
+	})
+}
+
+// FuzzAdmin: any body to the admin hooks gets an answer, never a panic.
+func FuzzAdmin(f *testing.F) {
+	fx := newFixture(f, Config{Bots: []BotConfig{{Name: "house", Builtin: true, Level: 0}}})
+	h := fx.srv.Handler()
+	f.Add("human", []byte(`{"bot":"alpha","mode":"grand","clock_ms":5000}`))
+	f.Add("challenge", []byte(`{"from":"house","to":"alpha","mode":"std"}`))
+	f.Add("human", []byte(`{"bot":"alpha","xot":true,"clock_ms":-1}`))
+	f.Fuzz(func(t *testing.T, path string, body []byte) {
+		r := httptest.NewRequest(http.MethodPost, "/arena/admin/human", bytes.NewReader(body))
+		if path == "challenge" {
+			r.URL.Path = "/arena/admin/challenge"
+		}
+		r.RemoteAddr = "127.0.0.1:1"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 200 && w.Code != 400 && w.Code != 409 {
+			t.Fatalf("status %d for %q", w.Code, body)
+		}
+	})
+}

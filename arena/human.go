@@ -40,6 +40,15 @@ func (s *Server) CreateHuman(o HumanOptions) (int64, error) {
 	if o.XOT && o.Mode != othello.Std {
 		return 0, fmt.Errorf("human match: XOT is std only")
 	}
+	pending := 0
+	for _, m := range s.matches {
+		if m.human && m.botA == b.id && m.status == flipsight.MatchPending {
+			pending++
+		}
+	}
+	if pending >= maxPendingChallenges {
+		return 0, fmt.Errorf("human match: bot %q already has %d pending human matches", o.Bot, pending)
+	}
 	now := s.nowMS()
 	clock := o.Clock
 	if clock <= 0 {

@@ -146,6 +146,14 @@ func (s *Server) BotID(name string) (int64, bool) {
 	return 0, false
 }
 
+// Online reports whether the bot named name is connected now.
+func (s *Server) Online(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.botByName(name)
+	return b != nil && s.online(b, s.nowMS())
+}
+
 // Handler returns the HTTP handler of the API, the stream, the page and the
 // admin hooks.
 func (s *Server) Handler() http.Handler {

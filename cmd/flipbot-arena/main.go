@@ -2,7 +2,7 @@
 // connect to it as to othelloclub.com, built-in bots play on it, a web page
 // shows the live boards, and two engines can play a tournament through it.
 //
-//	flipbot-arena serve --listen ADDR --bot NAME:TOKEN[:MODES] … --builtin NAME[:LEVEL[:MODES]] … [--clock-ms MS] [--auto-match] [--tls]
+//	flipbot-arena serve --listen ADDR --bot NAME:TOKEN[:MODES] … --builtin NAME[:LEVEL[:MODES]] … [--clock-ms MS] [--auto-match] [--challenge FROM:TO[:MODE]] [--human NAME[:MODE[:xot]]] [--tls]
 //	flipbot-arena match --a CMD --b CMD --mode MODE --pairs N [--clock-ms MS] [--concurrency K] [-json]
 //	flipbot-arena demo [--flipbot PATH] [--mode MODE] [--clock-ms MS]
 //

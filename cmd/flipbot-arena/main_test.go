@@ -36,6 +36,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad builtin level", []string{"serve", "--builtin", "house:abc"}, 2, "level"},
 		{"bad mode", []string{"serve", "--bot", "alpha:secret:chess"}, 2, "chess"},
 		{"bad challenge", []string{"serve", "--bot", "alpha:t", "--challenge", "alpha"}, 2, "FROM:TO"},
+		{"bad human", []string{"serve", "--bot", "alpha:t", "--human", "alpha:grand:xot"}, 2, "xot"},
 		{"match without engines", []string{"match"}, 2, "need --a"},
 		{"match bad mode", []string{"match", "--a", "builtin", "--b", "builtin", "--mode", "x"}, 2, "need --a"},
 		{"demo bad mode", []string{"demo", "--mode", "x"}, 2, "valid --mode"},
@@ -102,7 +103,7 @@ func TestServe(t *testing.T) {
 	var out, errb syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- serve(ctx, []string{"--listen", "127.0.0.1:0", "--bot", "alpha:tok-a:std,anti", "--builtin", "house:0", "--challenge", "house:alpha:anti"}, &out, &errb)
+		done <- serve(ctx, []string{"--listen", "127.0.0.1:0", "--bot", "alpha:tok-a:std,anti", "--builtin", "house:0", "--challenge", "house:alpha:anti", "--human", "alpha:std:xot"}, &out, &errb)
 	}()
 	var api string
 	require.Eventually(t, func() bool {
@@ -128,8 +129,12 @@ func TestServe(t *testing.T) {
 	require.Equal(t, true, ans["ok"])
 	require.Eventually(t, func() bool {
 		ms, _ := post(`{"action":"agent_poll"}`)["matches"].([]any)
-		return len(ms) == 1 && ms[0].(map[string]any)["game_mode"] == "anti"
-	}, 10*time.Second, 50*time.Millisecond, "the built-in's challenge arrives")
+		if len(ms) != 2 {
+			return false
+		}
+		human, pair := ms[0].(map[string]any), ms[1].(map[string]any)
+		return human["kind"] == "human" && human["id"].(float64) < 0 && pair["game_mode"] == "anti"
+	}, 10*time.Second, 50*time.Millisecond, "the built-in's challenge and the human match arrive")
 	cancel()
 	select {
 	case code := <-done:

@@ -71,6 +71,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&bots, "bot", "register a bot NAME:TOKEN[:MODES] (MODES e.g. std,anti or all; repeatable)")
 	fs.Var(&builtins, "builtin", "add a built-in bot NAME[:LEVEL[:MODES]] (level 0 random, 1 greedy, 2-59 search depth, 60 full strength; default 4; repeatable)")
 	fs.Var(&challenges, "challenge", "challenge FROM:TO[:MODE] once both are online (repeatable)")
+	var humans listFlag
+	fs.Var(&humans, "human", "offer bot NAME a human match NAME[:MODE[:xot]] once it is online; the server plays the human (repeatable)")
 	clockMS := fs.Int("clock-ms", 60000, "each colour's time per leg, in ms")
 	auto := fs.Bool("auto-match", false, "offer std matches to idle online bots, like the site")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate")
@@ -120,6 +122,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		orders = append(orders, o)
 	}
+	var humanOrders []arena.HumanOptions
+	for _, h := range humans {
+		o, err := parseHuman(h)
+		if err != nil {
+			fmt.Fprintf(stderr, "flipbot-arena serve: %v\n", err)
+			return 2
+		}
+		humanOrders = append(humanOrders, o)
+	}
 	if len(cfg.Bots) == 0 {
 		fmt.Fprintln(stderr, "flipbot-arena serve: no bots; add --bot NAME:TOKEN and/or --builtin NAME")
 		return 2
@@ -158,6 +169,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	go srv.Run(ctx, 100*time.Millisecond)
 	go issueChallenges(ctx, srv, orders, log)
+	go offerHumans(ctx, srv, humanOrders, log)
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -200,6 +212,56 @@ func issueChallenges(ctx context.Context, srv *arena.Server, orders []challengeO
 				continue
 			}
 			log.Info("challenge issued", "match", id, "from", o.from, "to", o.to, "mode", o.mode.String())
+		}
+		orders = rest
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// parseHuman reads a --human value NAME[:MODE[:xot]].
+func parseHuman(s string) (arena.HumanOptions, error) {
+	p := strings.Split(s, ":")
+	if len(p) > 3 || p[0] == "" {
+		return arena.HumanOptions{}, fmt.Errorf("human %q: want NAME[:MODE[:xot]]", s)
+	}
+	o := arena.HumanOptions{Bot: p[0]}
+	if len(p) >= 2 {
+		m, err := othello.ParseMode(p[1])
+		if err != nil {
+			return o, fmt.Errorf("human %q: %w", s, err)
+		}
+		o.Mode = m
+	}
+	if len(p) == 3 {
+		if p[2] != "xot" || o.Mode != othello.Std {
+			return o, fmt.Errorf("human %q: the third part can only be xot, with std", s)
+		}
+		o.XOT = true
+	}
+	return o, nil
+}
+
+// offerHumans makes each human match as soon as its bot is online.
+func offerHumans(ctx context.Context, srv *arena.Server, orders []arena.HumanOptions, log *slog.Logger) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for len(orders) > 0 {
+		rest := orders[:0]
+		for _, o := range orders {
+			if !srv.Online(o.Bot) {
+				rest = append(rest, o)
+				continue
+			}
+			id, err := srv.CreateHuman(o)
+			if err != nil {
+				log.Warn("human match dropped", "bot", o.Bot, "err", err)
+				continue
+			}
+			log.Info("human match offered", "match", id, "bot", o.Bot, "mode", o.Mode.String(), "xot", o.XOT)
 		}
 		orders = rest
 		select {
