@@ -146,6 +146,7 @@ func TestPagesInChromium(t *testing.T) {
 		assert.Contains(t, dom, "PiBot")
 		assert.Contains(t, dom, "In game")
 		assert.NotContains(t, dom, tokA)
+		assert.Positive(t, e.a.liveHits.Load(), "refresh.js fetched /live (scripts allowed by the CSP)")
 	})
 
 	t.Run("token page", func(t *testing.T) {

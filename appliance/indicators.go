@@ -59,7 +59,7 @@ func (g *GPIOIndicators) Configure(s Settings) {
 	}
 	g.cfg = cfg
 	g.in = gpio.Open(g.ctx, cfg)
-	g.log.Info("indicators", "hardware", g.in.Hardware())
+	g.log.Info("indicators opened", "hardware", g.in.Hardware())
 	g.in.Show(g.last)
 }
 

@@ -1,10 +1,14 @@
 package appliance
 
 import (
+	"context"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/gpio"
 )
@@ -41,4 +45,24 @@ func TestToGPIOStatus(t *testing.T) {
 	g = ToGPIOStatus(Status{Kind: KindStorageMissing})
 	assert.Equal(t, gpio.StorageMissing, g.Kind)
 	assert.Contains(t, g.Detail, "/perm")
+}
+
+// Without hardware (a PC) the indicators open nothing, log it, and take
+// status changes and new settings without failing.
+func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ind := NewGPIOIndicators(ctx, slog.New(slog.NewTextHandler(logs, nil)))
+	ind.Show(Status{Kind: KindSetupNeeded, PairingCode: "123456"}) // before Configure: kept for later
+	s := DefaultSettings()
+	s.Display = "none"
+	ind.Configure(s)
+	ind.Configure(s) // same hardware: nothing reopened
+	s.LEDs.Online = "GPIO5"
+	ind.Configure(s)
+	ind.Show(Status{Kind: KindOnlineIdle})
+	require.NoError(t, ind.Close())
+	require.NoError(t, ind.Close())
+	assert.Equal(t, 2, strings.Count(logs.String(), "indicators opened"), "opened twice: at first and after the pin change")
 }

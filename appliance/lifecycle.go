@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -108,6 +109,9 @@ type app struct {
 	// ops is the file system of the stores and the storage check (tests
 	// inject faults here).
 	ops fileOps
+
+	// liveHits counts /live requests (the status page's refresh), for tests.
+	liveHits atomic.Int64
 
 	tokenMu sync.Mutex // serialises token changes
 

@@ -18,6 +18,7 @@ func (a *app) serveHome(w http.ResponseWriter, r *http.Request) {
 
 // serveLive renders the live part of the status page for refresh.js.
 func (a *app) serveLive(w http.ResponseWriter, r *http.Request) {
+	a.liveHits.Add(1)
 	a.render(w, http.StatusOK, "live", a.refreshed())
 }
 

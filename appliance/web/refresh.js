@@ -6,7 +6,15 @@
   function tick() {
     fetch("/live", { cache: "no-store" })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
-      .then(function (html) { live.innerHTML = html; })
+      .then(function (html) {
+        live.innerHTML = html;
+        var st = document.getElementById("live-state");
+        var badge = document.getElementById("badge");
+        if (st && badge) {
+          badge.textContent = st.getAttribute("data-text");
+          badge.className = "badge k-" + st.getAttribute("data-kind");
+        }
+      })
       .catch(function () { /* the device may be restarting; try again */ })
       .finally(function () { setTimeout(tick, 2000); });
   }
