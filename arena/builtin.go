@@ -33,10 +33,11 @@ func (s *Server) schedule(m *match) {
 		}
 		p := l.mover()
 		var eng engines.Engine
+		strict := false
 		if m.human && m.botOf(p) == 0 {
 			eng = humanPlayer{}
 		} else if b := s.botByID(m.botOf(p)); b != nil && b.builtin {
-			eng = b.engine
+			eng, strict = b.engine, b.strict
 		} else {
 			continue
 		}
@@ -47,15 +48,20 @@ func (s *Server) schedule(m *match) {
 		s.thinking[key] = true
 		req := s.engineRequest(m, li, l, now)
 		s.wg.Add(1)
-		go s.think(eng, key, p, req)
+		go s.think(eng, key, p, req, strict)
 	}
 }
+
+// maxThinkMS is the official connector's default per-move cap.
+const maxThinkMS = 10_000
 
 // engineRequest builds the request a server-side player gets: the rules'
 // position and the spec's --engine JSON for it.
 func (s *Server) engineRequest(m *match, li int, l *leg, now int64) engines.Request {
 	rem := max(0, l.remaining(now))
-	budget := max(rem-750, rem/2)
+	// As the official connector: min(--max-think-seconds (10 s), remaining − 750 ms),
+	// but never below half the remaining time.
+	budget := min(maxThinkMS, max(rem-750, rem/2))
 	wr := othello.NewEngineRequest(l.pos)
 	wr.RemainingMS = rem
 	wr.MatchID = m.id
@@ -78,17 +84,28 @@ func (s *Server) engineRequest(m *match, li int, l *leg, now int64) engines.Requ
 }
 
 // think asks eng for a move and plays it through the same path as the API.
-// A failing engine, or an illegal answer, makes a legal fallback move.
-func (s *Server) think(eng engines.Engine, key thinkKey, p int, req engines.Request) {
+// A failing engine, or an illegal answer, makes a legal fallback move;
+// with strict, as the official connector with --engine, no move is made
+// and the leg runs out of time.
+func (s *Server) think(eng engines.Engine, key thinkKey, p int, req engines.Request, strict bool) {
 	defer s.wg.Done()
 	ctx, cancel := context.WithTimeout(s.ctx, req.Budget+time.Second)
 	res, err := eng.Move(ctx, req)
 	cancel()
 	move := res.Move
 	if err != nil || !legalOrPass(req.Position, move) {
-		if err != nil && s.ctx.Err() == nil {
-			s.log.Warn("server-side engine failed; playing a fallback move", "engine", eng.Name(), "match", key.match, "err", err)
+		if s.ctx.Err() != nil {
+			return
 		}
+		if err == nil {
+			err = fmt.Errorf("illegal answer %s", othello.SquareName(move, req.Position.Size()))
+		}
+		if strict {
+			// Keep the key: this position is not asked again.
+			s.log.Warn("engine failed; no move, the leg runs out of time", "engine", eng.Name(), "match", key.match, "leg", key.leg, "err", err)
+			return
+		}
+		s.log.Warn("server-side engine failed; playing a fallback move", "engine", eng.Name(), "match", key.match, "err", err)
 		move = fallback(req.Position)
 	}
 	s.mu.Lock()

@@ -44,6 +44,11 @@ type BotConfig struct {
 	// Level is the built-in strength, reported as engine_level: 0 random,
 	// 1 greedy, 2–59 the search engine to that depth, 60 full strength.
 	Level int
+	// Strict makes a built-in bot whose engine fails or answers an illegal
+	// move play nothing, so the leg runs out of time, as the official
+	// connector does with a JSON engine; otherwise the first legal move is
+	// played instead.
+	Strict bool
 	// MaxMatches is the bot's concurrent-match limit (default 2).
 	MaxMatches int
 	// NoAutoMatch turns automatic matching off for this bot.

@@ -429,6 +429,11 @@ func (s *Server) prune(now int64) {
 		if m != nil && now-m.endMS < keep && len(s.finished) <= s.cfg.MaxFinished {
 			break
 		}
+		for k := range s.thinking {
+			if k.match == s.finished[0] {
+				delete(s.thinking, k)
+			}
+		}
 		delete(s.matches, s.finished[0])
 		s.finished = s.finished[1:]
 	}

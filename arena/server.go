@@ -112,6 +112,7 @@ func (s *Server) AddBot(bc BotConfig) (int64, error) {
 		engine:       bc.Engine,
 		autoMatch:    !bc.NoAutoMatch,
 		maxMatches:   bc.MaxMatches,
+		strict:       bc.Strict,
 		registeredMS: s.nowMS(),
 		modes:        map[othello.Mode]bool{},
 	}
@@ -292,6 +293,7 @@ type bot struct {
 	streamEndMS  int64 // when the last stream closed
 	lastSeenMS   int64 // last authenticated request
 	autoOffUntil int64 // out of automatic matching until then
+	strict       bool  // a failed engine answer makes no move
 }
 
 // connected returns whether the bot is connected at now, and if not,

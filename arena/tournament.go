@@ -22,6 +22,10 @@ type TournamentConfig struct {
 	// A and B make the two engines; NameA and NameB name them (2–24 chars).
 	A, B         EngineFactory
 	NameA, NameB string
+	// StrictA and StrictB: an engine failure (no answer within the budget,
+	// an illegal answer) makes no move, so the leg is lost on time, as with
+	// the official connector; otherwise the first legal move is played.
+	StrictA, StrictB bool
 	// Mode is the game; Pairs the number of paired matches (two legs each).
 	Mode  othello.Mode
 	Pairs int
@@ -206,8 +210,8 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 		Seed:        cfg.Seed,
 		ClockPerLeg: cfg.Clock,
 		Bots: []BotConfig{
-			{Name: cfg.NameA, Builtin: true, Engine: ea, Modes: []othello.Mode{cfg.Mode}},
-			{Name: cfg.NameB, Builtin: true, Engine: eb, Modes: []othello.Mode{cfg.Mode}},
+			{Name: cfg.NameA, Builtin: true, Engine: ea, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictA},
+			{Name: cfg.NameB, Builtin: true, Engine: eb, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictB},
 		},
 		MaxFinished: cfg.Concurrency + 8,
 	})

@@ -128,3 +128,34 @@ func TestTournamentProcesses(t *testing.T) {
 	assert.Equal(t, 0, stats.Aborted)
 	assert.Equal(t, 0, stats.Timeouts)
 }
+
+// failing is an engine that fails every move.
+type failing struct{}
+
+func (failing) Name() string               { return "failing" }
+func (failing) Supports(othello.Mode) bool { return true }
+func (failing) Close() error               { return nil }
+func (failing) Move(context.Context, engines.Request) (engines.Result, error) {
+	return engines.Result{}, fmt.Errorf("no answer")
+}
+
+// TestTournamentStrict: a strict failing engine loses on time; a lenient
+// one plays fallback moves.
+func TestTournamentStrict(t *testing.T) {
+	for _, strict := range []bool{true, false} {
+		stats, err := RunTournament(context.Background(), TournamentConfig{
+			A:     func() (engines.Engine, error) { return failing{}, nil },
+			B:     func() (engines.Engine, error) { return NewPlayer(1), nil },
+			NameA: "failing", NameB: "greedy", Mode: othello.Std, Pairs: 1,
+			Clock: 300 * time.Millisecond, StrictA: strict,
+		})
+		require.NoError(t, err)
+		require.Equal(t, 1, stats.Played)
+		if strict {
+			assert.Equal(t, 1, stats.Timeouts, "strict: lost on time")
+			assert.Equal(t, 1, stats.Losses)
+		} else {
+			assert.Equal(t, 0, stats.Timeouts, "lenient: fallback moves")
+		}
+	}
+}

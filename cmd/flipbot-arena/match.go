@@ -64,6 +64,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	stats, err := arena.RunTournament(ctx, arena.TournamentConfig{
 		A: fa, B: fb, NameA: na, NameB: nb, Mode: mode, Pairs: *pairs,
+		// Command engines fail as with the official connector: no answer
+		// within budget_ms loses the leg on time.
+		StrictA: !isBuiltin(*a), StrictB: !isBuiltin(*b),
 		Clock: time.Duration(*clockMS) * time.Millisecond, Concurrency: *conc, Logger: log, Seed: *seed,
 		Progress: func(s arena.TournamentStats) {
 			fmt.Fprintf(stderr, "\r%d/%d  +%d =%d -%d  score %.1f%%  discs %d-%d   ", s.Played, s.Pairs, s.Wins, s.Draws, s.Losses, s.Score, s.DiscsA, s.DiscsB)
@@ -130,9 +133,11 @@ func eloStr(e float64) string {
 	return fmt.Sprintf("%+.0f", e)
 }
 
+func isBuiltin(spec string) bool { return spec == "builtin" || strings.HasPrefix(spec, "builtin:") }
+
 // engineFactory reads an engine spec: builtin[:LEVEL] or a command.
 func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (arena.EngineFactory, string, error) {
-	if spec == "builtin" || strings.HasPrefix(spec, "builtin:") {
+	if isBuiltin(spec) {
 		level := arena.LevelMax
 		if rest, ok := strings.CutPrefix(spec, "builtin:"); ok {
 			n, err := strconv.Atoi(rest)
