@@ -64,6 +64,7 @@ type fakeServer struct {
 
 	mu        sync.Mutex
 	moveCalls map[[3]int64]int // (match, leg, revision) → agent_move requests
+	moveVals  map[[3]int64][]string
 	moves     int
 	polls     atomic.Int32
 	streams   atomic.Int32
@@ -95,7 +96,7 @@ func newFakeServer(t *testing.T, o serverOpts) *fakeServer {
 	})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	fs := &fakeServer{t: t, arena: a, f: &faults{}, cancel: cancel, moveCalls: map[[3]int64]int{}}
+	fs := &fakeServer{t: t, arena: a, f: &faults{}, cancel: cancel, moveCalls: map[[3]int64]int{}, moveVals: map[[3]int64][]string{}}
 	fs.srv = httptest.NewServer(http.HandlerFunc(fs.serve))
 	go a.Run(ctx, 20*time.Millisecond)
 	t.Cleanup(func() {
@@ -164,10 +165,11 @@ func (fs *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var req struct {
-		Action   string `json:"action"`
-		MatchID  int64  `json:"match_id"`
-		Leg      int64  `json:"leg"`
-		Revision int64  `json:"revision"`
+		Action   string          `json:"action"`
+		MatchID  int64           `json:"match_id"`
+		Leg      int64           `json:"leg"`
+		Revision int64           `json:"revision"`
+		Move     json.RawMessage `json:"move"`
 	}
 	_ = json.Unmarshal(body, &req)
 	mine := r.Header.Get("Authorization") == "Bearer "+myToken
@@ -190,7 +192,9 @@ func (fs *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case flipsight.ActionMove:
 		fs.mu.Lock()
-		fs.moveCalls[[3]int64{req.MatchID, req.Leg, req.Revision}]++
+		k := [3]int64{req.MatchID, req.Leg, req.Revision}
+		fs.moveCalls[k]++
+		fs.moveVals[k] = append(fs.moveVals[k], string(req.Move))
 		fs.moves++
 		fs.mu.Unlock()
 		f.mu.Lock()
@@ -269,6 +273,20 @@ func (fs *fakeServer) moveCallsFor(match int64) (total, maxPerRev int) {
 		}
 	}
 	return
+}
+
+// extraCalls returns how many agent_move requests of a match repeated an
+// earlier request's (match, leg, revision).
+func (fs *fakeServer) extraCalls(match int64) int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	n := 0
+	for k, c := range fs.moveCalls {
+		if k[0] == match {
+			n += c - 1
+		}
+	}
+	return n
 }
 
 // waitResult waits for a match to end and returns its result.

@@ -169,7 +169,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 	if pos == nil {
 		return fallback("no position for the engine", nil)
 	}
-	if budget <= b.t.SendReserve {
+	if budget <= 0 {
 		return fallback("no time left for the engine", nil)
 	}
 	eng, err := b.eng.get(j.key)

@@ -69,9 +69,6 @@ type Timing struct {
 	// Margin is kept from the remaining clock when computing a budget
 	// (750 ms).
 	Margin time.Duration
-	// SendReserve is the time kept after the engine's deadline to play a
-	// fallback and send it (150 ms).
-	SendReserve time.Duration
 }
 
 func (t Timing) withDefaults() Timing {
@@ -87,7 +84,6 @@ func (t Timing) withDefaults() Timing {
 	def(&t.BackoffMin, time.Second)
 	def(&t.BackoffMax, 30*time.Second)
 	def(&t.Margin, 750*time.Millisecond)
-	def(&t.SendReserve, 150*time.Millisecond)
 	return t
 }
 

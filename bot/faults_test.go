@@ -1,0 +1,155 @@
+package bot
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+// requireFinishedByDiscs checks that a match ended normally: no time loss,
+// no abort.
+func requireFinishedByDiscs(t *testing.T, r arena.MatchResult) {
+	t.Helper()
+	require.Equal(t, flipsight.MatchFinished, r.Status, "match %d", r.ID)
+	require.Equal(t, flipsight.FinishDiscs, r.FinishReason, "match %d", r.ID)
+}
+
+// playOne runs a bot with the given faults and options through one std
+// match against the house bot.
+func playOne(t *testing.T, setup func(*faults), eng *fakeEngine, mod func(*Options, *flipsight.Config)) (*fakeServer, *botRun, int64) {
+	t.Helper()
+	fs := newFakeServer(t, serverOpts{})
+	if eng == nil {
+		eng = &fakeEngine{}
+	}
+	br := startBot(t, fs, factoryOf(eng, PerLeg), mod)
+	waitOnline(t, fs, br)
+	fs.f.mu.Lock()
+	setup(fs.f)
+	fs.f.mu.Unlock()
+	id := challenge(t, fs, "house", othello.Std)
+	requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+	return fs, br, id
+}
+
+func TestStreamCutMidGame(t *testing.T) {
+	fs2 := newFakeServer(t, serverOpts{})
+	fs2.f.cutStreamAfter = 15
+	br := startBot(t, fs2, factoryOf(&fakeEngine{}, Shared), nil)
+	waitOnline(t, fs2, br)
+	id := challenge(t, fs2, "house", othello.Std)
+	requireFinishedByDiscs(t, fs2.waitResult(t, id, 30*time.Second))
+	assert.GreaterOrEqual(t, fs2.streams.Load(), int32(2), "the stream was reopened")
+}
+
+func TestSilentStreamIsNoticed(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	fs.f.silentStreams = 1
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+	waitFor(t, 3*time.Second, "a new stream after the silent one", func() bool { return fs.streams.Load() >= 2 })
+	waitFor(t, 3*time.Second, "online again", func() bool { return br.bot.Status().State == StateOnline })
+}
+
+func TestStreamRefused429ThenOnline(t *testing.T) {
+	fs := newFakeServer(t, serverOpts{})
+	fs.f.streamStatus = []int{http.StatusTooManyRequests, http.StatusTooManyRequests, http.StatusServiceUnavailable}
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
+	waitFor(t, 5*time.Second, "online after refusals", func() bool { return br.bot.Status().State == StateOnline })
+	assert.GreaterOrEqual(t, fs.streams.Load(), int32(4))
+	id := challenge(t, fs, "house", othello.Std)
+	requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+}
+
+func TestMove503IsRetried(t *testing.T) {
+	fs, _, id := playOne(t, func(f *faults) {
+		f.moveStatus = []int{http.StatusServiceUnavailable, http.StatusServiceUnavailable}
+	}, nil, nil)
+	assert.Equal(t, 2, fs.extraCalls(id), "the same move was sent again after each 503")
+}
+
+func TestDroppedPolls(t *testing.T) {
+	fs, _, _ := playOne(t, func(f *faults) { f.dropPolls = 5 }, nil, nil)
+	assert.Positive(t, fs.polls.Load())
+}
+
+func TestStaleRevisionRepollsAndResendsOnlyIfUnchanged(t *testing.T) {
+	// A 409 stale_revision that the server's state does not bear out: the
+	// re-poll shows the same revision, so the move goes again.
+	fs, _, id := playOne(t, func(f *faults) {
+		f.moveStatus = []int{http.StatusConflict}
+		f.moveCode = flipsight.CodeStaleRevision
+	}, nil, nil)
+	assert.Equal(t, 1, fs.extraCalls(id))
+}
+
+func TestLostMoveAnswerIsNotResent(t *testing.T) {
+	// The move reached the server; only its answer was lost. The re-poll
+	// shows a new revision: nothing is sent again.
+	fs, _, id := playOne(t, func(f *faults) { f.loseMoveAnswers = 2 }, nil, nil)
+	assert.Zero(t, fs.extraCalls(id))
+}
+
+func TestDroppedMoveIsResent(t *testing.T) {
+	// The move never reached the server: the revision is unchanged after
+	// the re-poll, so the same move goes again.
+	fs, _, id := playOne(t, func(f *faults) { f.dropMoves = 1 }, nil, nil)
+	assert.Equal(t, 1, fs.extraCalls(id))
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for k, v := range fs.moveVals {
+		if len(v) == 2 {
+			assert.Equal(t, v[0], v[1], "the same move is resent for %v", k)
+		}
+	}
+}
+
+func TestIllegalMoveIsNeverResent(t *testing.T) {
+	fs, _, _ := playOne(t, func(f *faults) {
+		f.moveStatus = []int{http.StatusConflict}
+		f.moveCode = flipsight.CodeIllegalMove
+	}, nil, nil)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	found := false
+	for k, v := range fs.moveVals {
+		if len(v) > 1 {
+			found = true
+			seen := map[string]bool{}
+			for _, mv := range v {
+				assert.False(t, seen[mv], "move %s resent after illegal_move at %v", mv, k)
+				seen[mv] = true
+			}
+		}
+	}
+	assert.True(t, found, "a replacement move was sent at the same revision")
+}
+
+func TestEngineFaultsFallBack(t *testing.T) {
+	for _, behave := range []string{"hang", "error", "illegal"} {
+		t.Run(behave, func(t *testing.T) {
+			eng := &fakeEngine{behave: behave}
+			_, br, _ := playOne(t, func(*faults) {}, eng, func(o *Options, _ *flipsight.Config) { o.MaxThink = 30 * time.Millisecond })
+			assert.Positive(t, eng.calls.Load())
+			assert.Contains(t, br.logs.String(), "playing a fallback move")
+		})
+	}
+}
+
+func TestNoTokenInLogsOrErrors(t *testing.T) {
+	_, br, _ := playOne(t, func(f *faults) { f.dropMoves = 1; f.moveStatus = []int{503} }, nil, nil)
+	waitFor(t, 3*time.Second, "the result logged", func() bool {
+		return strings.Contains(br.logs.String(), "match finished")
+	})
+	assert.NotContains(t, br.logs.String(), "MYSECRETTOKEN")
+}

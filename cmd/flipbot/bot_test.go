@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+)
+
+const testToken = "fsbm_CMDTESTSECRET"
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newArena(t *testing.T) (*arena.Server, string) {
+	t.Helper()
+	a, err := arena.New(arena.Config{Bots: []arena.BotConfig{
+		{Name: "me", Token: testToken, Modes: othello.AllModes(), NoAutoMatch: true},
+		{Name: "house", Builtin: true, Level: 1, Modes: othello.AllModes(), NoAutoMatch: true},
+	}, ClockPerLeg: 20 * time.Second, PingInterval: 200 * time.Millisecond})
+	require.NoError(t, err)
+	srv := httptest.NewServer(a.Handler())
+	ctx, cancel := context.WithCancel(context.Background())
+	go a.Run(ctx, 20*time.Millisecond)
+	t.Cleanup(func() { cancel(); srv.CloseClientConnections(); srv.Close(); a.Close() })
+	return a, srv.URL + arena.APIPath
+}
+
+func env(tok string) func(string) string {
+	return func(k string) string {
+		if k == "FS_BOT_TOKEN" {
+			return tok
+		}
+		return ""
+	}
+}
+
+func noSignals(ctx context.Context, _ *slog.Logger) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	return ctx, cancel
+}
+
+var builtinFlags = []string{"--max-think-seconds", "0.05", "--threads", "1", "--hash-mb", "4"}
+
+func TestConnectExitCodes(t *testing.T) {
+	_, api := newArena(t)
+	tests := []struct {
+		name string
+		args []string
+		tok  string
+		want int
+	}{
+		{"token missing", nil, "", exitToken},
+		{"token rejected", []string{"--api", api, "--max-runtime", "5"}, "fsbm_WRONG", exitToken},
+		{"max-runtime reached", []string{"--api", api, "--max-runtime", "0.3"}, testToken, exitMaxRuntime},
+		{"bad flag", []string{"--max-think-seconds", "999"}, testToken, exitToken},
+		{"help", []string{"-h"}, testToken, exitOK},
+		{"http off loopback", []string{"--api", "http://example.com/api"}, testToken, exitToken},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out syncBuffer
+			code := connect(append(append([]string{}, builtinFlags...), tt.args...), env(tt.tok), &out, noSignals)
+			assert.Equal(t, tt.want, code, out.String())
+			assert.NotContains(t, out.String(), "SECRET")
+			assert.NotContains(t, out.String(), "WRONG")
+		})
+	}
+}
+
+func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
+	a, api := newArena(t)
+	// Register "me" as connected: a short first run.
+	var out syncBuffer
+	require.Equal(t, exitMaxRuntime, connect(append([]string{"--api", api, "--max-runtime", "0.2"}, builtinFlags...), env(testToken), &out, noSignals))
+	var id int64
+	require.Eventually(t, func() bool {
+		var err error
+		id, err = a.Challenge("house", "me", othello.Std)
+		return err == nil
+	}, 5*time.Second, 20*time.Millisecond)
+	code := connect(append([]string{"--api", api, "--once-match", itoa(id), "--max-runtime", "60"}, builtinFlags...),
+		env(testToken), &out, noSignals)
+	require.Equal(t, exitOK, code, out.String())
+	r, ok := a.Result(id)
+	require.True(t, ok)
+	assert.Equal(t, flipsight.MatchFinished, r.Status)
+	assert.Equal(t, flipsight.FinishDiscs, r.FinishReason)
+	assert.True(t, strings.Contains(out.String(), "match finished"))
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
