@@ -41,6 +41,7 @@ func playOne(t *testing.T, setup func(*faults), eng *fakeEngine, mod func(*Optio
 }
 
 func TestStreamCutMidGame(t *testing.T) {
+	t.Parallel()
 	fs2 := newFakeServer(t, serverOpts{})
 	fs2.f.cutStreamAfter = 15
 	br := startBot(t, fs2, factoryOf(&fakeEngine{}, Shared), nil)
@@ -51,6 +52,7 @@ func TestStreamCutMidGame(t *testing.T) {
 }
 
 func TestSilentStreamIsNoticed(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	fs.f.silentStreams = 1
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
@@ -62,6 +64,7 @@ func TestSilentStreamIsNoticed(t *testing.T) {
 }
 
 func TestStreamRefused429ThenOnline(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	fs.f.streamStatus = []int{http.StatusTooManyRequests, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
@@ -72,6 +75,7 @@ func TestStreamRefused429ThenOnline(t *testing.T) {
 }
 
 func TestMove503IsRetried(t *testing.T) {
+	t.Parallel()
 	fs, _, id := playOne(t, func(f *faults) {
 		f.moveStatus = []int{http.StatusServiceUnavailable, http.StatusServiceUnavailable}
 	}, nil, nil)
@@ -79,11 +83,13 @@ func TestMove503IsRetried(t *testing.T) {
 }
 
 func TestDroppedPolls(t *testing.T) {
+	t.Parallel()
 	fs, _, _ := playOne(t, func(f *faults) { f.dropPolls = 5 }, nil, nil)
 	assert.Positive(t, fs.polls.Load())
 }
 
 func TestStaleRevisionRepollsAndResendsOnlyIfUnchanged(t *testing.T) {
+	t.Parallel()
 	// A 409 stale_revision that the server's state does not bear out: the
 	// re-poll shows the same revision, so the move goes again.
 	fs, _, id := playOne(t, func(f *faults) {
@@ -94,6 +100,7 @@ func TestStaleRevisionRepollsAndResendsOnlyIfUnchanged(t *testing.T) {
 }
 
 func TestLostMoveAnswerIsNotResent(t *testing.T) {
+	t.Parallel()
 	// The move reached the server; only its answer was lost. The re-poll
 	// shows a new revision: nothing is sent again.
 	fs, _, id := playOne(t, func(f *faults) { f.loseMoveAnswers = 2 }, nil, nil)
@@ -101,6 +108,7 @@ func TestLostMoveAnswerIsNotResent(t *testing.T) {
 }
 
 func TestDroppedMoveIsResent(t *testing.T) {
+	t.Parallel()
 	// The move never reached the server: the revision is unchanged after
 	// the re-poll, so the same move goes again.
 	fs, _, id := playOne(t, func(f *faults) { f.dropMoves = 1 }, nil, nil)
@@ -115,6 +123,7 @@ func TestDroppedMoveIsResent(t *testing.T) {
 }
 
 func TestIllegalMoveIsNeverResent(t *testing.T) {
+	t.Parallel()
 	fs, _, _ := playOne(t, func(f *faults) {
 		f.moveStatus = []int{http.StatusConflict}
 		f.moveCode = flipsight.CodeIllegalMove
@@ -136,8 +145,13 @@ func TestIllegalMoveIsNeverResent(t *testing.T) {
 }
 
 func TestEngineFaultsFallBack(t *testing.T) {
+	t.Parallel()
 	for _, behave := range []string{"hang", "error", "illegal"} {
 		t.Run(behave, func(t *testing.T) {
+			t.Parallel()
+			if testing.Short() && behave != "hang" {
+				t.Skip("the short run tests the hanging engine only")
+			}
 			eng := &fakeEngine{behave: behave}
 			_, br, _ := playOne(t, func(*faults) {}, eng, func(o *Options, _ *flipsight.Config) { o.MaxThink = 30 * time.Millisecond })
 			assert.Positive(t, eng.calls.Load())
@@ -147,6 +161,7 @@ func TestEngineFaultsFallBack(t *testing.T) {
 }
 
 func TestNoTokenInLogsOrErrors(t *testing.T) {
+	t.Parallel()
 	_, br, _ := playOne(t, func(f *faults) { f.dropMoves = 1; f.moveStatus = []int{503} }, nil, nil)
 	waitFor(t, 3*time.Second, "the result logged", func() bool {
 		return strings.Contains(br.logs.String(), "match finished")

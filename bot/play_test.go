@@ -42,6 +42,10 @@ func requireClean(t *testing.T, fs *fakeServer, r arena.MatchResult) {
 }
 
 func TestPlaysEveryModeAtOnce(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("five matches at once; the short run plays two pairs and a human match")
+	}
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{}
 	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 5 })
@@ -64,6 +68,7 @@ func TestPlaysEveryModeAtOnce(t *testing.T) {
 }
 
 func TestTwoPairsAndAHumanMatchAtOnce(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, PerMatch), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 3 })
 	waitOnline(t, fs, br)
@@ -79,11 +84,12 @@ func TestTwoPairsAndAHumanMatchAtOnce(t *testing.T) {
 }
 
 func TestMaxMatchesReservesSlots(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 1 })
 	waitOnline(t, fs, br)
 	var ids []int64
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 2; i++ {
 		ids = append(ids, challenge(t, fs, "house", othello.Std))
 	}
 	for _, id := range ids {
@@ -93,6 +99,7 @@ func TestMaxMatchesReservesSlots(t *testing.T) {
 }
 
 func TestRejectsUnsupportedMode(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{modes: []othello.Mode{othello.Std}}
 	br := startBot(t, fs, factoryOf(eng, Shared), nil)
@@ -104,6 +111,7 @@ func TestRejectsUnsupportedMode(t *testing.T) {
 }
 
 func TestNoStreamPollsOnly(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) { o.NoStream = true })
 	waitOnline(t, fs, br)
@@ -114,6 +122,7 @@ func TestNoStreamPollsOnly(t *testing.T) {
 }
 
 func TestOnceMatch(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	// A first bot run makes "me" known to the arena; the challenges are
 	// made while no bot runs, so the once-match bot finds both pending.
@@ -135,6 +144,7 @@ func TestOnceMatch(t *testing.T) {
 }
 
 func TestBadToken(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	bad, _ := flipsight.NewToken("fsbm_WRONG")
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(_ *Options, c *flipsight.Config) { c.Token = bad })
@@ -147,6 +157,7 @@ func TestBadToken(t *testing.T) {
 }
 
 func TestStopIsPrompt(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{behave: "slow", delay: 300 * time.Millisecond}
 	br := startBot(t, fs, factoryOf(eng, Shared), nil)
@@ -164,6 +175,7 @@ func TestStopIsPrompt(t *testing.T) {
 }
 
 func TestResumeAfterRestart(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{}
 	br := startBot(t, fs, factoryOf(eng, Shared), nil)
@@ -178,6 +190,7 @@ func TestResumeAfterRestart(t *testing.T) {
 }
 
 func TestStatusShowsLegs(t *testing.T) {
+	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{behave: "slow", delay: 200 * time.Millisecond}
 	br := startBot(t, fs, factoryOf(eng, Shared), nil)

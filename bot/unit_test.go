@@ -1,0 +1,140 @@
+package bot
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+func TestRemaining(t *testing.T) {
+	tests := []struct {
+		name                string
+		clockMS             float64
+		serverNow, turnFrom int64
+		since               time.Duration
+		want                time.Duration
+	}{
+		{"spec example: 55.8 s, turn started 4.2 s ago", 55800, 1800000000000, 1799999995800, 0, 51600 * time.Millisecond},
+		{"less the time since the answer arrived", 60000, 1000, 1000, 300 * time.Millisecond, 59700 * time.Millisecond},
+		{"fractional clock", 1500.5, 0, 0, 0, 1500500 * time.Microsecond},
+		{"turn start after now counts nothing", 60000, 1000, 2000, 0, 60 * time.Second},
+		{"overdrawn is negative", 1000, 5000, 0, 0, -4 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Remaining(tt.clockMS, tt.serverNow, tt.turnFrom, tt.since))
+		})
+	}
+}
+
+func TestBudget(t *testing.T) {
+	const margin = 750 * time.Millisecond
+	tests := []struct {
+		name           string
+		remaining, cap time.Duration
+		want           time.Duration
+	}{
+		{"cap wins with plenty of time", 60 * time.Second, 10 * time.Second, 10 * time.Second},
+		{"remaining − 750 ms wins near the end", 5 * time.Second, 10 * time.Second, 4250 * time.Millisecond},
+		{"no cap: remaining − 750 ms", 60 * time.Second, 0, 59250 * time.Millisecond},
+		{"never negative", 500 * time.Millisecond, 10 * time.Second, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Budget(tt.remaining, tt.cap, margin))
+		})
+	}
+}
+
+func TestQuickMove(t *testing.T) {
+	// std start: every move is symmetric; the corner rule shows on a board
+	// where a1 is legal.
+	pos := othello.New(othello.Std)
+	legal := pos.LegalMoves()
+	mv, ok := quickMove(&pos, legal, nil)
+	require.True(t, ok)
+	assert.Contains(t, legal, mv)
+
+	// Without a position: the first legal move not skipped.
+	mv, ok = quickMove(nil, []int{19, 26, 37}, map[int]bool{19: true})
+	require.True(t, ok)
+	assert.Equal(t, 26, mv)
+	_, ok = quickMove(nil, []int{19}, map[int]bool{19: true})
+	assert.False(t, ok)
+
+	// A corner is taken when legal (std), avoided in anti.
+	board := make([]int, 64)
+	board[9], board[18], board[27] = 2, 2, 1 // b2, c3 white; d4 black → a1 legal for black
+	board[20], board[21] = 2, 1              // e3 white, f3 black → d3 legal too
+	p, err := othello.FromBoard(othello.Std, board, othello.Black, othello.Placed{Black: 2, White: 3}, nil)
+	require.NoError(t, err)
+	legal = p.LegalMoves()
+	require.Contains(t, legal, 0)
+	mv, _ = quickMove(&p, legal, nil)
+	assert.Equal(t, 0, mv)
+	pa, err := othello.FromBoard(othello.Anti, board, othello.Black, othello.Placed{Black: 2, White: 3}, nil)
+	require.NoError(t, err)
+	mv, _ = quickMove(&pa, pa.LegalMoves(), nil)
+	assert.NotEqual(t, 0, mv)
+}
+
+type countingEngine struct {
+	fakeEngine
+	id int
+}
+
+func TestEngineSetScopes(t *testing.T) {
+	for _, tt := range []struct {
+		scope     Scope
+		instances int // for 2 matches × 2 legs
+	}{{Shared, 1}, {PerMatch, 2}, {PerLeg, 4}} {
+		var made []*countingEngine
+		var n atomic.Int32
+		f := EngineFactory{Scope: tt.scope, New: func() (engines.Engine, error) {
+			e := &countingEngine{id: int(n.Add(1))}
+			made = append(made, e)
+			return e, nil
+		}}
+		s := newEngineSet(f, testLogger(t))
+		for _, m := range []int64{1, -2} {
+			for leg := 0; leg < 2; leg++ {
+				e1, err := s.get(legKey{m, leg})
+				require.NoError(t, err)
+				e2, err := s.get(legKey{m, leg})
+				require.NoError(t, err)
+				assert.Same(t, e1, e2)
+			}
+		}
+		assert.Len(t, made, tt.instances)
+		s.releaseMatch(1, nil)
+		s.closeAll()
+		require.Eventually(t, func() bool {
+			for _, e := range made {
+				if e.closed.Load() != 1 {
+					return false
+				}
+			}
+			return true
+		}, time.Second, 5*time.Millisecond, "every instance closed exactly once (scope %d)", tt.scope)
+	}
+}
+
+func TestStatusCloneIsDeep(t *testing.T) {
+	s := Status{Matches: []MatchStatus{{Legs: []LegStatus{{Board: []int{1, 2}}}}}, Results: []Result{{MatchID: 1}}}
+	c := s.clone()
+	c.Matches[0].Legs[0].Board[0] = 9
+	c.Results[0].MatchID = 9
+	assert.Equal(t, 1, s.Matches[0].Legs[0].Board[0])
+	assert.Equal(t, int64(1), s.Results[0].MatchID)
+}
+
+func TestNewValidates(t *testing.T) {
+	_, err := New(Options{})
+	assert.Error(t, err)
+}
