@@ -343,6 +343,7 @@ func (s *Server) wire(b *bot, now int64) flipsight.Bot {
 		Environment:    b.env,
 		IsBuiltin:      b.builtin,
 		Online:         s.online(b, now),
+		Photo:          fmt.Sprintf("%s?action=photo&bot_id=%d&v=%d", APIPath, b.id, b.registeredMS),
 	}
 	if b.builtin {
 		out.EngineLevel = []byte(fmt.Sprint(b.level))

@@ -75,6 +75,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&humans, "human", "offer bot NAME a human match NAME[:MODE[:xot]] once it is online; the server plays the human (repeatable)")
 	clockMS := fs.Int("clock-ms", 60000, "each colour's time per leg, in ms")
 	auto := fs.Bool("auto-match", false, "offer std matches to idle online bots, like the site")
+	maxMatches := fs.Int("max-matches", arena.DefaultMaxMatches, "concurrent matches per registered bot")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate")
 	certOut := fs.String("tls-cert", "", "with --tls: write the certificate (PEM) here for clients to trust")
 	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
@@ -103,6 +104,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "flipbot-arena serve: %v\n", err)
 			return 2
 		}
+		bc.MaxMatches = *maxMatches
 		cfg.Bots = append(cfg.Bots, bc)
 	}
 	for _, b := range builtins {
