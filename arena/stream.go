@@ -62,7 +62,12 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, flipsight.CodeInvalidCredential)
 		return
 	}
-	if b.streams >= s.cfg.MaxStreams || s.closed {
+	if s.closed {
+		s.mu.Unlock()
+		s.writeError(w, flipsight.CodeStorageUnavailable)
+		return
+	}
+	if b.streams >= s.cfg.MaxStreams {
 		s.mu.Unlock()
 		s.writeError(w, flipsight.CodeTooManyStreams)
 		return

@@ -164,6 +164,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 		scheme = "https"
 	}
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() && !*useTLS {
+		fmt.Fprintln(stderr, "flipbot-arena serve: warning: plain http on a non-loopback address; bot clients refuse to send their token there (use --tls)")
+	}
 	base := scheme + "://" + ln.Addr().String()
 	printURLs(stdout, base)
 	if *useTLS && *certOut != "" {
