@@ -138,3 +138,52 @@ func TestStream(t *testing.T) {
 	p2 := a.poll()
 	assert.False(t, p2.Bots[1].Online, "beta offline once its stream closed")
 }
+
+// TestStreamDrivenPlay: clients that poll only when a match event arrives
+// play a whole match in every mode, so every change that needs an answer
+// is announced on the stream.
+func TestStreamDrivenPlay(t *testing.T) {
+	modes := []othello.Mode{othello.Std, othello.Reversi, othello.Grand}
+	if testing.Short() {
+		modes = modes[:1]
+	}
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			f := newFixture(t, Config{})
+			sa, _ := openStream(t, f, "ta")
+			sb, _ := openStream(t, f, "tb")
+			sa.next(t, "hello")
+			sb.next(t, "hello")
+			a, b := f.client(t, "ta"), f.client(t, "tb")
+			status, ans := a.call(map[string]any{"action": "agent_challenge", "target_id": 2, "game_mode": mode.String()})
+			require.Equal(t, 200, status, "%v", ans)
+			id := int64(ans["match_id"].(float64))
+			type side struct {
+				c  *specClient
+				sc *streamConn
+			}
+			sides := []side{{a, sa}, {b, sb}}
+			deadline := time.After(60 * time.Second)
+			for {
+				if m := a.match(id); m.Status == "finished" {
+					break
+				}
+				// Wait for an event on either stream, then let that side act.
+				select {
+				case ev := <-sa.lines:
+					if ev["type"] == "match" {
+						sides[0].c.step()
+					}
+				case ev := <-sb.lines:
+					if ev["type"] == "match" {
+						sides[1].c.step()
+					}
+				case <-deadline:
+					t.Fatalf("match stalled: %+v", a.match(id).State)
+				}
+			}
+			m := a.match(id)
+			assert.Equal(t, "discs", *m.State.FinishReason)
+		})
+	}
+}
