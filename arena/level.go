@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
@@ -28,10 +29,12 @@ const DefaultBuiltinLevel = 4
 
 // Engines makes the engines of built-in bots. One search engine (with its
 // table and core pool) is shared by every built-in bot at a search level.
+// It is safe for concurrent use.
 type Engines struct {
 	threads int
 	hashMB  int
-	eng     *search.Engine
+	mu      sync.Mutex
+	eng     *search.Engine // made on first use
 }
 
 // NewEngines returns a maker whose search engine uses threads cores
@@ -51,6 +54,8 @@ func (e *Engines) At(level int) engines.Engine {
 	if level <= LevelGreedy {
 		return NewPlayer(level)
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.eng == nil {
 		e.eng = search.New(search.Options{Threads: e.threads, HashMB: e.hashMB})
 	}
