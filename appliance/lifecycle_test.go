@@ -88,9 +88,11 @@ func TestWaitsForClockBeforeTLS(t *testing.T) {
 	e.waitFor("waiting for the clock", func(s Status) bool { return s.Kind == KindWaitingClock })
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "Waiting for network/clock")
+	assert.Contains(t, body, `id="waiting"`)
 	csrf := csrfRe.FindStringSubmatch(body)[1]
 	status, body, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {"000000"}, "token": {tokA}}, "", "")
-	assert.Equal(t, http.StatusForbidden, status, "no pairing code exists before the clock: %s", body)
+	assert.Equal(t, http.StatusServiceUnavailable, status, "no pairing code exists before the clock: %s", body)
+	assert.Contains(t, body, "waiting for the network")
 	assert.Equal(t, 0, e.checker.calls, "no TLS call before the clock is set")
 	close(clock)
 	e.waitFor("setup needed", func(s Status) bool { return s.Kind == KindSetupNeeded && s.PairingCode != "" })

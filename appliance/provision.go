@@ -23,6 +23,11 @@ func (a *app) serveSetup(w http.ResponseWriter, r *http.Request) {
 			"This device already has a token. Change it on the token page, with the admin password.", "/token")
 		return
 	}
+	if a.hub.Snapshot().Phase != PhaseRunning {
+		a.message(w, r, http.StatusServiceUnavailable, "Not ready yet",
+			"The device is still waiting for the network and the clock; the pairing code appears once it has them. Try again in a moment.", "/")
+		return
+	}
 	key := clientKey(r)
 	if ok, wait := a.codeLimit.allowed(key); !ok {
 		a.tooMany(w, r, wait, "pairing codes")
