@@ -1,0 +1,35 @@
+package appliance_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"flipbot.dev/flipbot/appliance"
+)
+
+// idlePlayer stands in for the bot: it is online until stopped.
+type idlePlayer struct{}
+
+func (idlePlayer) Play(ctx context.Context, token string, s appliance.Settings, report func(appliance.BotReport)) error {
+	report(appliance.BotReport{Online: true, Bot: appliance.BotInfo{Name: "demo"}})
+	<-ctx.Done()
+	return nil
+}
+
+// Run with a checker for pasted tokens and a player, until SIGTERM. The
+// flipbot command does the same through appliance.Main, with the real
+// FlipSight checker, the bot package's player and the LEDs.
+func ExampleRun() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	code := appliance.Run(ctx, appliance.Config{
+		Dir:     "/tmp/flipbot-home", // $HOME on /perm on the device
+		Checker: appliance.FlipSightChecker{APIURL: "http://127.0.0.1:8088/flipsight/bot_match_api.php"},
+		Player:  idlePlayer{},
+		Logger:  slog.Default(),
+	})
+	os.Exit(code)
+}
