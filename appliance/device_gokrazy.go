@@ -17,6 +17,7 @@ func DefaultPlatform() Platform { return gokrazyPlatform{} }
 
 type gokrazyPlatform struct{}
 
+// Model is gokrazy.Model: the device tree's model string.
 func (gokrazyPlatform) Model() string { return gokrazy.Model() }
 
 // PageHosts binds the pages to private addresses only, like gokrazy's own

@@ -19,6 +19,7 @@ type modeEngine struct {
 
 var _ engines.Engine = (*modeEngine)(nil)
 
+// Name names the engines in use.
 func (m *modeEngine) Name() string {
 	if m.std != nil {
 		return m.builtin.Name() + "; std: " + m.std.Name()
@@ -26,6 +27,7 @@ func (m *modeEngine) Name() string {
 	return m.builtin.Name()
 }
 
+// Supports is false for modes the settings turn off.
 func (m *modeEngine) Supports(mode othello.Mode) bool {
 	if m.off[mode] {
 		return false
@@ -36,6 +38,7 @@ func (m *modeEngine) Supports(mode othello.Mode) bool {
 	return m.builtin.Supports(mode)
 }
 
+// Move asks the engine of the request's mode.
 func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	mode := req.Position.Mode
 	if m.off[mode] {
@@ -47,6 +50,7 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 	return m.builtin.Move(ctx, req)
 }
 
+// Close closes the per-leg Egaroucid, not the shared built-in engine.
 func (m *modeEngine) Close() error {
 	if m.std != nil {
 		return m.std.Close()
