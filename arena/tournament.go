@@ -3,9 +3,12 @@ package arena
 import (
 	"context"
 	"errors"
+	"flipbot.dev/flipbot/flipsight"
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
+	"net/http"
 	"sync"
 	"time"
 
@@ -39,6 +42,11 @@ type TournamentConfig struct {
 	Logger *slog.Logger
 	// Seed seeds the random starts (0: from the clock).
 	Seed uint64
+	// ViaAPI plays both engines as registered bots through the HTTP API
+	// on a loopback port, with flipsight.Client polling every 20 ms (as a
+	// connector would; network time counts on the clocks), instead of as
+	// server-side players.
+	ViaAPI bool
 }
 
 // TournamentStats are the results from A's point of view. A match (a pair
@@ -204,15 +212,23 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 	eb := &matchEngines{name: cfg.NameB, factory: cfg.B, byMatch: map[int64]engines.Engine{}}
 	defer ea.Close()
 	defer eb.Close()
+	bots := []BotConfig{
+		{Name: cfg.NameA, Builtin: true, Engine: ea, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictA},
+		{Name: cfg.NameB, Builtin: true, Engine: eb, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictB},
+	}
+	var tokens [2]string
+	if cfg.ViaAPI {
+		for i := range bots {
+			tokens[i] = randomToken()
+			bots[i] = BotConfig{Name: bots[i].Name, Token: tokens[i], Modes: bots[i].Modes, MaxMatches: cfg.Concurrency, NoAutoMatch: true}
+		}
+	}
 	srv, err := New(Config{
 		Clock:       SystemClock{},
 		Logger:      cfg.Logger,
 		Seed:        cfg.Seed,
 		ClockPerLeg: cfg.Clock,
-		Bots: []BotConfig{
-			{Name: cfg.NameA, Builtin: true, Engine: ea, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictA},
-			{Name: cfg.NameB, Builtin: true, Engine: eb, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictB},
-		},
+		Bots:        bots,
 		MaxFinished: cfg.Concurrency + 8,
 	})
 	if err != nil {
@@ -222,6 +238,19 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go srv.Run(rctx, 20*time.Millisecond)
+	var players []*apiPlayer
+	if cfg.ViaAPI {
+		var err error
+		if players, err = startPlayers(rctx, srv, cfg, tokens, [2]engines.Engine{ea, eb}); err != nil {
+			return stats, err
+		}
+		defer func() {
+			stop()
+			for _, p := range players {
+				p.wg.Wait()
+			}
+		}()
+	}
 
 	var mu sync.Mutex
 	next := 0
@@ -239,9 +268,12 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 				}
 				next++
 				mu.Unlock()
-				r, err := playOne(ctx, srv, cfg.NameA, cfg.NameB, cfg.Mode)
+				r, err := playOne(ctx, srv, cfg.NameA, cfg.NameB, cfg.Mode, cfg.ViaAPI)
 				ea.release(r.ID)
 				eb.release(r.ID)
+				for _, p := range players {
+					p.forget(r.ID)
+				}
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -264,11 +296,61 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 	return stats, firstErr
 }
 
+// startPlayers serves the arena on a loopback port and starts an API
+// player per side; it returns once both bots are online.
+func startPlayers(ctx context.Context, srv *Server, cfg TournamentConfig, tokens [2]string, engs [2]engines.Engine) ([]*apiPlayer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("tournament: %w", err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = hs.Close()
+	}()
+	base := "http://" + ln.Addr().String()
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	strict := [2]bool{cfg.StrictA, cfg.StrictB}
+	var players []*apiPlayer
+	for i, tok := range tokens {
+		t, err := flipsight.NewToken(tok)
+		if err != nil {
+			return nil, fmt.Errorf("tournament: %w", err)
+		}
+		c, err := flipsight.NewClient(flipsight.Config{APIURL: base + APIPath, StreamURL: base + StreamPath, Token: t})
+		if err != nil {
+			return nil, fmt.Errorf("tournament: %w", err)
+		}
+		p := &apiPlayer{c: c, eng: engs[i], strict: strict[i], log: log, every: 20 * time.Millisecond, inflight: map[thinkKey]bool{}}
+		players = append(players, p)
+		go p.run(ctx)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !srv.Online(cfg.NameA) || !srv.Online(cfg.NameB) {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return players, fmt.Errorf("tournament: the API players did not come online")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return players, nil
+}
+
 // playOne starts a match and waits for its end.
-func playOne(ctx context.Context, srv *Server, a, b string, mode othello.Mode) (MatchResult, error) {
+func playOne(ctx context.Context, srv *Server, a, b string, mode othello.Mode, viaAPI bool) (MatchResult, error) {
 	ch, unwatch := srv.Watch()
 	defer unwatch()
-	id, err := srv.StartMatch(a, b, mode)
+	var id int64
+	var err error
+	if viaAPI {
+		// A challenges B through the server; B's player accepts over HTTP.
+		id, err = srv.Challenge(a, b, mode)
+	} else {
+		id, err = srv.StartMatch(a, b, mode)
+	}
 	if err != nil {
 		return MatchResult{}, fmt.Errorf("tournament: %w", err)
 	}

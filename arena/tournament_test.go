@@ -159,3 +159,23 @@ func TestTournamentStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentViaAPI: both engines play as registered bots through the
+// HTTP API (flipsight.Client), challenge and accept included.
+func TestTournamentViaAPI(t *testing.T) {
+	pairs := 2
+	if testing.Short() {
+		pairs = 1
+	}
+	stats, err := RunTournament(context.Background(), TournamentConfig{
+		A:     func() (engines.Engine, error) { return NewPlayer(1), nil },
+		B:     func() (engines.Engine, error) { return NewPlayer(0), nil },
+		NameA: "greedy", NameB: "random", Mode: othello.Anti, Pairs: pairs, Concurrency: 2,
+		Clock: 20 * time.Second, ViaAPI: true,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, pairs, stats.Played)
+	assert.Equal(t, 0, stats.Aborted)
+	assert.Equal(t, 0, stats.Timeouts)
+	assert.Equal(t, pairs, stats.Wins+stats.Draws+stats.Losses)
+}

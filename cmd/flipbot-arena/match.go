@@ -34,6 +34,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
 	verbose := fs.Bool("v", false, "log the server's lines (and every move)")
+	viaAPI := fs.Bool("via-api", false, "play both engines as bots through the HTTP API on loopback (polling every 20 ms) instead of as server-side players")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -66,7 +67,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		A: fa, B: fb, NameA: na, NameB: nb, Mode: mode, Pairs: *pairs,
 		// Command engines fail as with the official connector: no answer
 		// within budget_ms loses the leg on time.
-		StrictA: !isBuiltin(*a), StrictB: !isBuiltin(*b),
+		StrictA: !isBuiltin(*a), StrictB: !isBuiltin(*b), ViaAPI: *viaAPI,
 		Clock: time.Duration(*clockMS) * time.Millisecond, Concurrency: *conc, Logger: log, Seed: *seed,
 		Progress: func(s arena.TournamentStats) {
 			fmt.Fprintf(stderr, "\r%d/%d  +%d =%d -%d  score %.1f%%  discs %d-%d   ", s.Played, s.Pairs, s.Wins, s.Draws, s.Losses, s.Score, s.DiscsA, s.DiscsB)
