@@ -12,6 +12,9 @@ import (
 // OnDevice is true in a gokrazy build.
 const OnDevice = true
 
+// exitSignalled is ExitSignalled for this build.
+const exitSignalled = ExitRetry
+
 // DefaultPlatform returns the gokrazy platform.
 func DefaultPlatform() Platform { return gokrazyPlatform{} }
 

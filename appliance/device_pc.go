@@ -10,6 +10,9 @@ import (
 // OnDevice is true in a gokrazy build.
 const OnDevice = false
 
+// exitSignalled is ExitSignalled for this build.
+const exitSignalled = ExitStopped
+
 // DefaultPlatform returns the PC platform: pages on loopback only.
 func DefaultPlatform() Platform { return pcPlatform{} }
 

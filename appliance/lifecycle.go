@@ -18,7 +18,8 @@ import (
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
 // other code restarts it after a fixed second, with no backoff.
 const (
-	// ExitStopped: stopped on purpose (SIGTERM, update, reboot).
+	// ExitStopped: stopped on purpose and done (a PC run after Ctrl-C or
+	// SIGTERM).
 	ExitStopped = 0
 	// ExitStayStopped: a problem no restart can fix (a wrong flag baked
 	// into the image); gokrazy leaves the service stopped.
@@ -26,6 +27,13 @@ const (
 	// ExitRetry: a failure worth a restart by gokrazy; only used after
 	// retrying inside the process first.
 	ExitRetry = 1
+	// ExitSignalled is Run's code after SIGTERM: ExitStopped on a PC,
+	// ExitRetry on the device. gokrazy sends SIGTERM to stop a service
+	// (its "stop" button, a reboot, an update — all mark the service
+	// stopped before signalling, whatever the code) and also to restart
+	// one (the web UI's "restart" button): there an exit 0 reads as
+	// "exited successfully, stopping" and would leave the bot off.
+	ExitSignalled = exitSignalled
 )
 
 // Defaults of Config.
@@ -263,7 +271,7 @@ func (a *app) run(ctx context.Context) int {
 	<-pagesDone
 	wg.Wait()
 	a.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond))
-	return ExitStopped
+	return ExitSignalled
 }
 
 // startup reads storage, settings and device facts into the hub.

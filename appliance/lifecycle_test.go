@@ -37,7 +37,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("no exit after SIGTERM")
 	}
-	assert.Equal(t, ExitStopped, code)
+	assert.Equal(t, ExitSignalled, code)
 	e.player.mu.Lock()
 	assert.Equal(t, 1, e.player.drained, "the move in flight was finished")
 	e.player.mu.Unlock()
@@ -63,7 +63,7 @@ func TestDrainIsBounded(t *testing.T) {
 		a.runner.drain = 100 * time.Millisecond
 	})
 	e.player.waitStart(t)
-	assert.Equal(t, ExitStopped, e.stop())
+	assert.Equal(t, ExitSignalled, e.stop())
 	assert.Contains(t, e.logs.String(), "did not stop within the drain time")
 }
 

@@ -46,7 +46,7 @@ func TestMainOnPC(t *testing.T) {
 	cancel()
 	select {
 	case code := <-done:
-		assert.Equal(t, ExitStopped, code)
+		assert.Equal(t, ExitSignalled, code)
 	case <-time.After(20 * time.Second):
 		t.Fatal("Main did not stop")
 	}
