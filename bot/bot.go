@@ -3,8 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"runtime"
 	"sync"
 	"time"
@@ -49,6 +50,7 @@ type Bot struct {
 	draining     bool
 	onceDone     bool
 	lastErr      string
+	networkDown  bool
 	polling      bool
 	pollAgain    bool
 	lastPoll     time.Time
@@ -58,6 +60,7 @@ type Bot struct {
 	stopStream   context.CancelFunc
 	pollTimer    *time.Timer
 	pollTimerSet bool
+	pollTimerAt  time.Time
 }
 
 // New checks opts and returns a Bot.
@@ -236,7 +239,7 @@ func (b *Bot) fail(err error) {
 func (b *Bot) noteErr(err error) {
 	if err == nil {
 		if b.lastErr != "" {
-			b.lastErr = ""
+			b.lastErr, b.networkDown = "", false
 			b.publish()
 		}
 		return
@@ -244,6 +247,7 @@ func (b *Bot) noteErr(err error) {
 	msg := err.Error()
 	if msg != b.lastErr {
 		b.lastErr = msg
+		b.networkDown = isNetwork(err)
 		b.publish()
 	}
 }
@@ -266,6 +270,16 @@ func (b *Bot) publish() {
 	}
 }
 
-func wrapf(err error, format string, args ...any) error {
-	return fmt.Errorf(format+": %w", append(args, err)...)
+// isNetwork reports whether err is a failure to reach the server (no HTTP
+// answer at all).
+func isNetwork(err error) bool {
+	if flipsight.AsAPIError(err) != nil || errors.Is(err, flipsight.ErrResponseTooLarge) ||
+		errors.Is(err, flipsight.ErrBadEvent) || errors.Is(err, flipsight.ErrStreamSilent) {
+		return false
+	}
+	var ne net.Error
+	var oe *net.OpError
+	var de *net.DNSError
+	return errors.As(err, &ne) || errors.As(err, &oe) || errors.As(err, &de) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF)
 }

@@ -449,6 +449,10 @@ func startBot(t *testing.T, fs *fakeServer, eng EngineFactory, mod func(*Options
 		if _, ok := br.wait(10 * time.Second); !ok {
 			t.Error("bot did not stop within 10 s")
 		}
+		if t.Failed() {
+			lines := strings.Split(br.logs.String(), "\n")
+			t.Logf("bot log (last 80 lines):\n%s", strings.Join(lines[max(0, len(lines)-80):], "\n"))
+		}
 		if strings.Contains(br.logs.String(), "MYSECRETTOKEN") {
 			t.Error("the token appeared in the logs")
 		}

@@ -27,6 +27,10 @@ type match struct {
 	// accepting: a slot is reserved and agent_accept is in flight.
 	accepting bool
 	running   bool
+	// firstSeen is the real time the match was first tracked; missing
+	// counts the later polls that did not list it.
+	firstSeen time.Time
+	missing   int
 	obj       flipsight.Match
 	legs      []*legState
 }
@@ -95,7 +99,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 }
 
 func (b *Bot) track(obj flipsight.Match, p int) *match {
-	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj}
+	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj, firstSeen: time.Now()}
 	m.modeName = obj.GameMode
 	if obj.State != nil && obj.State.GameMode != "" {
 		m.modeName = obj.State.GameMode
@@ -305,11 +309,11 @@ func (b *Bot) result(m *match, obj *flipsight.Match) Result {
 // buildStatus makes the snapshot (loop, under statusMu).
 func (b *Bot) buildStatus(state string) Status {
 	now := b.clock.Now()
-	st := Status{State: state, Bot: b.botInfo, LastError: b.lastErr, Updated: now,
+	st := Status{State: state, Bot: b.botInfo, LastError: b.lastErr, NetworkDown: b.networkDown, Updated: now,
 		Results: append([]Result(nil), b.results...)}
 	for _, m := range b.matches {
 		ms := MatchStatus{ID: m.id, Human: m.human, Mode: m.modeName, Status: m.obj.Status,
-			Opponent: m.opponent, Participant: m.participant}
+			Opponent: m.opponent, Participant: m.participant, Ranked: m.obj.Ranked}
 		if m.accepting {
 			ms.Status = flipsight.MatchPending
 		}

@@ -213,3 +213,29 @@ func TestStatusShowsLegs(t *testing.T) {
 	}
 	assert.NotEqual(t, m.Legs[0].MyColor, m.Legs[1].MyColor, "colours swap between legs")
 }
+
+func TestHumanMatchFollowsStreamEvents(t *testing.T) {
+	t.Parallel()
+	// Human match events carry only the id: each one must trigger a poll
+	// within the minimum gap, not at the next periodic poll (10 s here).
+	fs := newFakeServer(t, serverOpts{})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) {
+		o.Timing.PollStream = 10 * time.Second
+	})
+	waitFor(t, 5*time.Second, "online", func() bool { return br.bot.Status().State == StateOnline })
+	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, Clock: 20 * time.Second})
+	require.NoError(t, err)
+	requireClean(t, fs, fs.waitResult(t, h, 15*time.Second))
+}
+
+func TestServerUnreachableIsNetworkDown(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{})
+	url := fs.apiURL()
+	fs.srv.Close() // nothing listens there any more
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(_ *Options, c *flipsight.Config) { c.APIURL = url })
+	waitFor(t, 5*time.Second, "a network failure in the status", func() bool { return br.bot.Status().NetworkDown })
+	st := br.bot.Status()
+	assert.Equal(t, StateConnecting, st.State)
+	assert.Contains(t, st.LastError, "connect")
+}

@@ -34,6 +34,10 @@ type Status struct {
 	// LastError describes the last failure (never the token); empty when
 	// the last call succeeded.
 	LastError string
+	// NetworkDown reports that the last failure was not reaching FlipSight
+	// at all (DNS, connection, TLS, timeout), as opposed to an answer of
+	// the server; false once a call succeeds.
+	NetworkDown bool
 	// Updated is when the snapshot was made.
 	Updated time.Time
 }
@@ -57,6 +61,7 @@ type MatchStatus struct {
 	Human    bool
 	Mode     string
 	Status   string // pending, running, …
+	Ranked   bool
 	Opponent string // the opponent bot's name, or "human"
 	// Participant is the bot's side: 0 (bot_a) or 1 (bot_b).
 	Participant int

@@ -153,6 +153,7 @@ func (b *Bot) onEvent(ev flipsight.Event, arrived time.Time) {
 type pollResult struct {
 	resp    *flipsight.PollResponse
 	err     error
+	started time.Time // real time the request was made
 	arrived time.Time
 }
 
@@ -163,7 +164,9 @@ func (b *Bot) startPoll() {
 		b.pollAgain = true
 		return
 	}
-	now := b.clock.Now()
+	// Scheduling runs on real time; the injectable Clock serves the clock
+	// arithmetic of moves.
+	now := time.Now()
 	if gap := b.t.MinPollGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
 		b.armPoll(gap)
 		return
@@ -174,23 +177,37 @@ func (b *Bot) startPoll() {
 	b.waiting = append(b.waiting, b.pollWaiting...)
 	b.pollWaiting = nil
 	env := b.env
+	started := now
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		resp, err := b.c.Poll(ctx, &env)
-		b.pollDone <- pollResult{resp: resp, err: err, arrived: b.clock.Now()}
+		b.pollDone <- pollResult{resp: resp, err: err, started: started, arrived: b.clock.Now()}
 	}()
 }
 
-// armPoll makes the poll timer fire within d (keeping an earlier firing).
+// armPoll makes the poll timer fire within d: an armed timer that would
+// fire later is moved earlier (loop).
 func (b *Bot) armPoll(d time.Duration) {
+	at := time.Now().Add(d)
 	if b.pollTimerSet {
-		// Keep it simple: an armed timer fires soon enough unless it is
-		// later than d; re-arm only to make it earlier.
-		return
+		if !at.Before(b.pollTimerAt) {
+			return
+		}
+		b.stopPollTimer()
 	}
 	b.pollTimer.Reset(d)
-	b.pollTimerSet = true
+	b.pollTimerSet, b.pollTimerAt = true, at
+}
+
+func (b *Bot) stopPollTimer() {
+	if b.pollTimerSet && !b.pollTimer.Stop() {
+		select {
+		case <-b.pollTimer.C:
+		default:
+		}
+	}
+	b.pollTimerSet = false
 }
 
 // schedulePoll arms the periodic poll for the current situation (loop).
@@ -204,15 +221,7 @@ func (b *Bot) schedulePoll() {
 	default:
 		d = b.t.PollIdle
 	}
-	if b.pollTimerSet {
-		if !b.pollTimer.Stop() {
-			select {
-			case <-b.pollTimer.C:
-			default:
-			}
-		}
-		b.pollTimerSet = false
-	}
+	b.stopPollTimer()
 	b.armPoll(d)
 }
 
@@ -262,10 +271,18 @@ func (b *Bot) onPoll(r pollResult) {
 		seen[m.ID] = true
 		b.observe(m, resp.ServerNowMS, r.arrived)
 	}
-	// A tracked running match that the server no longer lists has ended.
+	// A tracked running match that the server no longer lists has ended:
+	// absent from two polls both made after the match was first seen (an
+	// older poll's answer may predate the match).
 	for id, m := range b.matches {
-		if !seen[id] && !m.accepting && m.running {
-			b.finish(m, nil)
+		switch {
+		case seen[id] || m.accepting || !m.running || !r.started.After(m.firstSeen):
+			m.missing = 0
+		default:
+			m.missing++
+			if m.missing >= 2 {
+				b.finish(m, nil)
+			}
 		}
 	}
 	b.publish()
