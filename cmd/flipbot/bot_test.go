@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http/httptest"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,3 +117,28 @@ func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestConnectWithJSONLineEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole match through a Python engine")
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	a, api := newArena(t)
+	var out syncBuffer
+	require.Equal(t, exitMaxRuntime, connect([]string{"--api", api, "--max-runtime", "0.2"}, env(testToken), &out, noSignals))
+	var id int64
+	require.Eventually(t, func() bool {
+		id, err = a.Challenge("house", "me", othello.Std)
+		return err == nil
+	}, 5*time.Second, 20*time.Millisecond)
+	code := connect([]string{"--api", api, "--once-match", itoa(id), "--max-runtime", "60",
+		"--engine", py + " testdata/my_adapter.py"}, env(testToken), &out, noSignals)
+	require.Equal(t, exitOK, code, out.String())
+	r, ok := a.Result(id)
+	require.True(t, ok)
+	assert.Equal(t, flipsight.FinishDiscs, r.FinishReason)
+	assert.Contains(t, out.String(), "source=engine")
+}
