@@ -14,8 +14,13 @@ import (
 // TestBuiltinPlaysEveryMode: a challenge to a built-in bot starts at once
 // and the server plays its side to the end.
 func TestBuiltinPlaysEveryMode(t *testing.T) {
-	for _, mode := range othello.AllModes() {
+	modes := othello.AllModes()
+	if testing.Short() {
+		modes = []othello.Mode{othello.Std, othello.Octagon}
+	}
+	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t, Config{Bots: []BotConfig{{Name: "house", Builtin: true, Level: 1, Modes: othello.AllModes()}}})
 			a := f.client(t, "ta")
 			a.poll()

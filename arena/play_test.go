@@ -16,6 +16,7 @@ import (
 func TestSpecClientPlaysEveryMode(t *testing.T) {
 	for _, mode := range othello.AllModes() {
 		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t, Config{})
 			a, b := f.client(t, "ta"), f.client(t, "tb")
 			a.poll()
@@ -74,9 +75,14 @@ func TestSpecClientPlaysEveryMode(t *testing.T) {
 // round_no/room_created_at echoed, passes by the server) in every mode.
 func TestSpecClientPlaysHumanMatches(t *testing.T) {
 	for _, mode := range othello.AllModes() {
-		for _, botBlack := range []bool{true, false} {
+		colours := []bool{true, false}
+		if testing.Short() { // one colour per mode, alternating
+			colours = []bool{mode%2 == 0}
+		}
+		for _, botBlack := range colours {
 			name := mode.String() + map[bool]string{true: "/bot-black", false: "/bot-white"}[botBlack]
 			t.Run(name, func(t *testing.T) {
+				t.Parallel()
 				f := newFixture(t, Config{})
 				a := f.client(t, "ta")
 				a.poll()

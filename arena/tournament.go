@@ -47,6 +47,8 @@ type TournamentConfig struct {
 	// connector would; network time counts on the clocks), instead of as
 	// server-side players.
 	ViaAPI bool
+	// PollEvery is the API players' poll interval (20 ms when 0).
+	PollEvery time.Duration
 }
 
 // TournamentStats are the results from A's point of view. A match (a pair
@@ -325,7 +327,11 @@ func startPlayers(ctx context.Context, srv *Server, cfg TournamentConfig, tokens
 		if err != nil {
 			return nil, fmt.Errorf("tournament: %w", err)
 		}
-		p := &apiPlayer{c: c, eng: engs[i], strict: strict[i], log: log, every: 20 * time.Millisecond, inflight: map[thinkKey]bool{}}
+		every := cfg.PollEvery
+		if every <= 0 {
+			every = 20 * time.Millisecond
+		}
+		p := &apiPlayer{c: c, eng: engs[i], strict: strict[i], log: log, every: every, inflight: map[thinkKey]bool{}}
 		players = append(players, p)
 		go p.run(ctx)
 	}
