@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -119,7 +120,7 @@ func TestRetryableFailureBacksOff(t *testing.T) {
 }
 
 func TestRunRefusesBadConfig(t *testing.T) {
-	code := Run(context.Background(), Config{})
+	code := Run(context.Background(), Config{Logger: slog.New(slog.DiscardHandler)})
 	assert.Equal(t, ExitStayStopped, code)
 	_, err := newApp(context.Background(), Config{Dir: t.TempDir()})
 	assert.True(t, err != nil && !errors.Is(err, context.Canceled))
