@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
@@ -31,8 +32,10 @@ type match struct {
 	// counts the later polls that did not list it.
 	firstSeen time.Time
 	missing   int
-	obj       flipsight.Match
-	legs      []*legState
+	// opponentUnknown: the name was not in the polls' bot lists yet.
+	opponentUnknown bool
+	obj             flipsight.Match
+	legs            []*legState
 }
 
 // legState is the latest view of one leg (loop-owned).
@@ -108,6 +111,7 @@ func (b *Bot) track(obj flipsight.Match, p int) *match {
 		m.mode, m.modeOK = mode, true
 	}
 	m.opponent = b.opponentName(obj, p)
+	m.opponentUnknown = strings.HasPrefix(m.opponent, "bot ")
 	b.matches[obj.ID] = m
 	return m
 }
@@ -120,7 +124,7 @@ func (b *Bot) opponentName(obj flipsight.Match, p int) string {
 	if obj.IsHuman() || other == 0 {
 		return "human"
 	}
-	if n, ok := b.names[other]; ok {
+	if n, ok := b.names[other]; ok && n != "" {
 		return n
 	}
 	return "bot " + itoa(other)
@@ -200,6 +204,10 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 		return
 	}
 	m.obj = obj
+	if m.opponentUnknown {
+		m.opponent = b.opponentName(obj, m.participant)
+		m.opponentUnknown = strings.HasPrefix(m.opponent, "bot ")
+	}
 	for len(m.legs) < len(st.Legs) {
 		m.legs = append(m.legs, &legState{started: -1})
 	}
