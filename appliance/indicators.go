@@ -58,8 +58,7 @@ func (g *GPIOIndicators) Configure(s Settings) {
 		g.in.Close()
 	}
 	g.cfg = cfg
-	g.in = gpio.Open(g.ctx, cfg)
-	g.log.Info("indicators opened", "hardware", g.in.Hardware())
+	g.in = gpio.Open(g.ctx, cfg) // logs what it found
 	g.in.Show(g.last)
 }
 
@@ -70,7 +69,7 @@ func sameHardware(a, b gpio.Config) bool {
 
 // Show renders st.
 func (g *GPIOIndicators) Show(st Status) {
-	gs := ToGPIOStatus(st)
+	gs := ToGPIOStatus(st, time.Now())
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.last = gs
@@ -108,8 +107,9 @@ var kindToGPIO = map[Kind]gpio.Kind{
 
 // ToGPIOStatus converts a Status into what the indicators show: the
 // address to type, the pairing code while setup is needed, the bot, and
-// the first running match's legs from our side.
-func ToGPIOStatus(st Status) gpio.Status {
+// the first running match's legs from our side. A running clock of ours is
+// given as it stands at now, since the display counts it down from there.
+func ToGPIOStatus(st Status, now time.Time) gpio.Status {
 	g := gpio.Status{
 		Kind:    kindToGPIO[st.Kind],
 		BotName: st.Bot.Name,
@@ -134,6 +134,9 @@ func ToGPIOStatus(st Status) gpio.Status {
 			if l.MyColor == 1 || l.MyColor == 2 {
 				gl.Mine, gl.Theirs = l.Discs[l.MyColor-1], l.Discs[2-l.MyColor]
 				gl.MyClock = time.Duration(l.ClocksMS[l.MyColor-1]) * time.Millisecond
+				if l.MyTurn && !gl.Finished && !l.ClockAt.IsZero() {
+					gl.MyClock = max(0, gl.MyClock-now.Sub(l.ClockAt))
+				}
 			}
 			g.Game.Legs = append(g.Game.Legs, gl)
 		}

@@ -21,28 +21,32 @@ func TestToGPIOStatus(t *testing.T) {
 
 	setup := Status{Kind: KindSetupNeeded, PairingCode: "042917",
 		Device: Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://127.0.0.1:8080/", "http://192.168.1.23:8080/"}}}
-	g := ToGPIOStatus(setup)
+	g := ToGPIOStatus(setup, time.Time{})
 	assert.Equal(t, gpio.SetupNeeded, g.Kind)
 	assert.Equal(t, "042917", g.PairingCode)
 	assert.Equal(t, "http://192.168.1.23:8080/", g.SetupURL, "a URL people can type, not loopback")
 	assert.Equal(t, "192.168.1.23", g.Address)
 
 	online := Status{Kind: KindOnlineIdle, PairingCode: "stale", Bot: BotInfo{Name: "PiBot", Rating: 1612.6}}
-	g = ToGPIOStatus(online)
+	g = ToGPIOStatus(online, time.Time{})
 	assert.Equal(t, gpio.OnlineIdle, g.Kind)
 	assert.Empty(t, g.PairingCode, "the code is shown only while setup is needed")
 	assert.Equal(t, 1613, g.Rating)
 
 	game := Status{Kind: KindInGame, Matches: []Match{testMatch()}}
-	g = ToGPIOStatus(game)
+	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	for i := range game.Matches[0].Legs {
+		game.Matches[0].Legs[i].ClockAt = at
+	}
+	g = ToGPIOStatus(game, at.Add(1500*time.Millisecond))
 	assert.Equal(t, gpio.InGame, g.Kind)
 	assert.Equal(t, "Edax", g.Game.Opponent)
 	assert.Equal(t, []gpio.Leg{
-		{Mine: 2, Theirs: 2, MyClock: 41 * time.Second, MyTurn: true},
+		{Mine: 2, Theirs: 2, MyClock: 39500 * time.Millisecond, MyTurn: true},
 		{Mine: 2, Theirs: 2, MyClock: 58 * time.Second},
-	}, g.Game.Legs, "each leg from our side: our colour's discs and clock")
+	}, g.Game.Legs, "each leg from our side: our colour's discs and clock, a running one as it stands now")
 
-	g = ToGPIOStatus(Status{Kind: KindStorageMissing})
+	g = ToGPIOStatus(Status{Kind: KindStorageMissing}, time.Time{})
 	assert.Equal(t, gpio.StorageMissing, g.Kind)
 	assert.Contains(t, g.Detail, "/perm")
 }
@@ -64,5 +68,5 @@ func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 	ind.Show(Status{Kind: KindOnlineIdle})
 	require.NoError(t, ind.Close())
 	require.NoError(t, ind.Close())
-	assert.Equal(t, 2, strings.Count(logs.String(), "indicators opened"), "opened twice: at first and after the pin change")
+	assert.Equal(t, 2, strings.Count(logs.String(), "msg=indicators "), "opened twice (gpio.Open logs once each): at first and after the pin change")
 }
