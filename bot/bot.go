@@ -37,6 +37,10 @@ type Bot struct {
 	status   Status
 
 	tasks sync.WaitGroup
+	// abort ends the move tasks' network calls and retries: when the drain
+	// takes too long, or the token was rejected.
+	abort     context.Context
+	abortMove context.CancelFunc
 
 	// Loop-owned state below.
 	me           int64
@@ -77,6 +81,9 @@ func New(opts Options) (*Bot, error) {
 	if opts.Results <= 0 {
 		opts.Results = 20
 	}
+	if opts.DrainTimeout <= 0 {
+		opts.DrainTimeout = 15 * time.Second
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -110,6 +117,7 @@ func New(opts Options) (*Bot, error) {
 		ended:      map[int64]bool{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
+	b.abort, b.abortMove = context.WithCancel(context.Background())
 	return b, nil
 }
 
@@ -155,6 +163,7 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	err := b.loop(ctx)
 
+	b.abortMove()
 	stopStream()
 	streamWG.Wait()
 	b.eng.closeAll()
@@ -180,6 +189,7 @@ func (b *Bot) loop(ctx context.Context) error {
 	tasksDone := make(chan struct{})
 	var tasksDoneArmed bool
 	ctxDone := ctx.Done()
+	var drainTimeout <-chan time.Time
 	for {
 		if (b.draining || b.fatal != nil || b.onceDone) && !tasksDoneArmed {
 			tasksDoneArmed = true
@@ -193,6 +203,16 @@ func (b *Bot) loop(ctx context.Context) error {
 				b.draining = true
 				b.log.Info("stop requested: accepting nothing new, finishing moves in flight")
 				b.setState(StateStopping)
+				t := time.NewTimer(b.opts.DrainTimeout)
+				defer t.Stop()
+				drainTimeout = t.C
+			}
+		case <-drainTimeout:
+			drainTimeout = nil
+			b.log.Warn("moves in flight did not finish in time; abandoning them", "drain_timeout", b.opts.DrainTimeout)
+			b.abortMove()
+			for _, m := range b.matches {
+				m.cancelTasks()
 			}
 		case m := <-b.streamMsgs:
 			b.onStream(m)
@@ -229,6 +249,7 @@ func (b *Bot) fail(err error) {
 		b.fatal = err
 		b.log.Error("FlipSight rejected the bot token; stopping (check FS_BOT_TOKEN)", "err", err)
 		b.setState(StateTokenRejected)
+		b.abortMove()
 		for _, m := range b.matches {
 			m.cancelTasks()
 		}

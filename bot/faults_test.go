@@ -185,3 +185,23 @@ func TestNoTokenInLogsOrErrors(t *testing.T) {
 	})
 	assert.NotContains(t, br.logs.String(), "MYSECRETTOKEN")
 }
+
+func TestDrainIsBounded(t *testing.T) {
+	t.Parallel()
+	// Every move is dropped: the move in flight retries until the drain
+	// timeout abandons it.
+	fs := newFakeServer(t, serverOpts{})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) {
+		o.DrainTimeout = 300 * time.Millisecond
+	})
+	waitOnline(t, fs, br)
+	fs.f.mu.Lock()
+	fs.f.dropMoves = 1 << 20
+	fs.f.mu.Unlock()
+	id := challenge(t, fs, "house", othello.Std)
+	waitFor(t, 5*time.Second, "moves being retried", func() bool { n, _ := fs.moveCallsFor(id); return n >= 3 })
+	br.stop()
+	err, ok := br.wait(5 * time.Second)
+	require.True(t, ok, "the drain did not end")
+	require.NoError(t, err)
+}

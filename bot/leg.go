@@ -253,8 +253,11 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		if j.human {
 			req.RoundNo, req.RoomCreatedAt = j.roundNo, j.roomCreatedAt
 		}
+		if b.abort.Err() != nil {
+			return taskMsg{}
+		}
 		timeout := min(10*time.Second, max(time.Second, deadline.Sub(b.clock.Now())))
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		ctx, cancel := context.WithTimeout(b.abort, timeout)
 		_, err := b.c.Move(ctx, req)
 		cancel()
 		if err == nil {
@@ -306,7 +309,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		wait = min(wait, deadline.Sub(now)/2)
 		b.log.Warn("move answer lost; checking the state before resending", "match", j.key.match, "leg", j.key.leg,
 			"revision", t.rev, "err", err, "retry_in", wait)
-		time.Sleep(wait)
+		if !sleep(b.abort, wait) {
+			return taskMsg{}
+		}
 		if !b.refresh(t.key, t.rev, deadline) {
 			b.log.Info("leg moved on; not resending", "match", j.key.match, "leg", j.key.leg, "revision", t.rev)
 			return taskMsg{}
@@ -327,5 +332,7 @@ func (b *Bot) refresh(key legKey, rev int64, deadline time.Time) bool {
 		return ok
 	case <-t.C:
 		return true
+	case <-b.abort.Done():
+		return false
 	}
 }

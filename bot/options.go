@@ -119,4 +119,7 @@ type Options struct {
 	Timing Timing
 	// Results is how many recent results the status keeps (default 20).
 	Results int
+	// DrainTimeout bounds the wait for moves in flight after Run's context
+	// is cancelled (default 15 s); then they are abandoned.
+	DrainTimeout time.Duration
 }
