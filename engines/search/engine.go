@@ -270,6 +270,10 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 	return out, nil
 }
 
+// exactPreDepth is the deepest midgame search run before an exact solve to
+// guess its score and fill the table with first moves.
+var exactPreDepth = 8
+
 // roundDisc converts an evaluation to the nearest even disc score (final
 // scores of 8×8 games without empties are even).
 func roundDisc(v int) int {
@@ -300,8 +304,8 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 		// A short midgame search guesses the score and the first move.
 		guess, first := 99, -1
 		if n > 14 {
-			j.soft = 0
-			runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, min(8, n-14)) })
+			j.soft = 1 << 62
+			runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, min(exactPreDepth, n-8)) })
 			if r := j.result(); r.ok && !j.stop.Load() {
 				guess, first = roundDisc(r.score), r.move
 			}

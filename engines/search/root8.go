@@ -67,7 +67,7 @@ func (t *thread) iterate8(p, o uint64, pl, ol, maxDepth int) {
 	score := list[0].score
 	start := 1 + t.id%2
 	for d := start; d <= maxDepth; d++ {
-		if t.id == 0 && d > start && j.elapsed() > j.soft*2/5 {
+		if t.id == 0 && d > start && j.elapsed() > j.soft/5*2 {
 			return
 		}
 		w := 3 * eval.Disc
