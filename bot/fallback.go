@@ -14,6 +14,9 @@ func quickMove(pos *othello.Position, legal []int, skip map[int]bool) (int, bool
 			continue
 		}
 		score := 0
+		if pos != nil && (mv < 0 || mv >= pos.Size()*pos.Size()) {
+			continue // not a square of this board
+		}
 		if pos != nil {
 			next, err := pos.Play(mv)
 			if err != nil {
