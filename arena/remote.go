@@ -123,6 +123,32 @@ func (p *apiPlayer) maybeMove(ctx context.Context, m *flipsight.Match, li, part 
 	}()
 }
 
+// PlayOverAPI plays one bot through the HTTP API at apiURL/streamURL with
+// flipsight.Client until ctx ends: it polls every interval (200 ms when
+// 0), accepts challenges addressed to the bot, and asks eng for a move in
+// every leg where the bot is to move (a failed answer plays the first legal
+// move). It is a minimal connector, for demos and tests; the project's
+// connector is cmd/flipbot.
+func PlayOverAPI(ctx context.Context, apiURL, streamURL, token string, eng engines.Engine, interval time.Duration, log *slog.Logger) error {
+	t, err := flipsight.NewToken(token)
+	if err != nil {
+		return fmt.Errorf("api player: %w", err)
+	}
+	c, err := flipsight.NewClient(flipsight.Config{APIURL: apiURL, StreamURL: streamURL, Token: t})
+	if err != nil {
+		return fmt.Errorf("api player: %w", err)
+	}
+	if interval <= 0 {
+		interval = 200 * time.Millisecond
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p := &apiPlayer{c: c, eng: eng, log: log, every: interval, inflight: map[thinkKey]bool{}}
+	p.run(ctx)
+	return ctx.Err()
+}
+
 // forget drops the in-flight marks of a match that ended.
 func (p *apiPlayer) forget(id int64) {
 	p.mu.Lock()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -34,6 +34,7 @@ const (
 // match), it says so and lets the arena's own spec test client play
 // instead, so the demo still shows a match.
 func runDemo(args []string, stdout, stderr io.Writer) int {
+	stdout = &lockedWriter{w: stdout} // the log, flipbot's output and the demo's lines
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	flipbot := fs.String("flipbot", "bin/flipbot", "path of the flipbot binary")
@@ -105,9 +106,12 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	// Challenge as soon as the bot is online; fall back when flipbot gives up.
 	var id int64
 	fallback := func(why string) {
-		fmt.Fprintf(stdout, "demo: %s — flipbot cannot play yet, so the arena's own spec test client plays for %s (first legal move) to show the arena working\n", why, demoBot)
+		fmt.Fprintf(stdout, "demo: %s — flipbot cannot play yet, so the arena's minimal API player (flipsight.Client with the built-in search engine at full strength) plays for %s instead, to show the arena working\n", why, demoBot)
 		cmd = nil
-		go func() { played <- playSimple(ctx, base, token) }()
+		eng := arena.NewEngines(0, 0).At(arena.LevelMax)
+		go func() {
+			played <- arena.PlayOverAPI(ctx, base+arena.APIPath, base+arena.StreamPath, token, eng, 100*time.Millisecond, nil)
+		}()
 	}
 	if cmd == nil {
 		fallback("no flipbot binary")
@@ -212,6 +216,19 @@ func randomToken() string {
 	return "fsbm_demo_" + hex.EncodeToString(b)
 }
 
+// lockedWriter serialises writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// Write writes p whole under the lock.
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // lineWriter writes each line of a child's output with a prefix.
 type lineWriter struct {
 	w      io.Writer
@@ -233,87 +250,4 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 		l.buf = l.buf[i+1:]
 	}
 	return len(p), nil
-}
-
-// playSimple is a minimal API client: it polls once a second, accepts
-// challenges and plays the first legal move (or -1) in every leg where it
-// is to move. It is the demo's stand-in while flipbot cannot play.
-func playSimple(ctx context.Context, base, token string) error {
-	hc := &http.Client{Timeout: 10 * time.Second}
-	call := func(body any, out any) error {
-		b, _ := json.Marshal(body)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+arena.APIPath, bytes.NewReader(b))
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := hc.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if out != nil {
-			return json.NewDecoder(resp.Body).Decode(out)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return nil
-	}
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		var poll struct {
-			Bot     struct{ ID int64 } `json:"bot"`
-			Matches []struct {
-				ID     int64  `json:"id"`
-				BotB   int64  `json:"bot_b"`
-				Status string `json:"status"`
-				State  *struct {
-					Legs []struct {
-						Turn             int   `json:"turn"`
-						BlackParticipant int   `json:"black_participant"`
-						Revision         int64 `json:"revision"`
-						Status           string
-						LegalMoves       []int `json:"legal_moves"`
-					} `json:"legs"`
-				} `json:"state"`
-			} `json:"matches"`
-		}
-		if err := call(map[string]any{"action": "agent_poll", "environment": map[string]any{"engine": "arena demo client"}}, &poll); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-		}
-		for _, m := range poll.Matches {
-			if m.Status == "pending" && m.BotB == poll.Bot.ID {
-				_ = call(map[string]any{"action": "agent_accept", "match_id": m.ID}, nil)
-			}
-			if m.Status != "running" || m.State == nil {
-				continue
-			}
-			me := 0
-			if m.BotB == poll.Bot.ID {
-				me = 1
-			}
-			for li, l := range m.State.Legs {
-				color := 2
-				if l.BlackParticipant == me {
-					color = 1
-				}
-				if l.Status != "active" || l.Turn != color {
-					continue
-				}
-				mv := -1
-				if len(l.LegalMoves) > 0 {
-					mv = l.LegalMoves[0]
-				}
-				_ = call(map[string]any{"action": "agent_move", "match_id": m.ID, "leg": li, "revision": l.Revision, "move": mv}, nil)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
 }

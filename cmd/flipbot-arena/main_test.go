@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -173,6 +174,7 @@ func TestDemoWithoutFlipbot(t *testing.T) {
 	require.Equal(t, 0, code, out.String())
 	s := out.String()
 	assert.Contains(t, s, "flipbot cannot play yet")
+	assert.Contains(t, s, "minimal API player")
 	assert.Contains(t, s, "challenged flipbot-demo")
 	assert.Contains(t, s, "msg=move")
 	assert.Contains(t, s, "demo: match #1 finished")
@@ -213,4 +215,23 @@ func TestServeTLS(t *testing.T) {
 	assert.Equal(t, 200, resp.StatusCode)
 	cancel()
 	assert.Equal(t, 0, <-done)
+}
+
+// TestDemoWithFlipbot: the demo with the real flipbot binary, built here.
+func TestDemoWithFlipbot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds flipbot and plays a whole match in real time; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "flipbot")
+	build := exec.Command("go", "build", "-o", bin, "flipbot.dev/flipbot/cmd/flipbot")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build flipbot: %v\n%s", err, out)
+	}
+	var out bytes.Buffer
+	code := runDemo([]string{"--flipbot", bin, "--clock-ms", "10000"}, &out, io.Discard)
+	require.Equal(t, 0, code, out.String())
+	s := out.String()
+	assert.NotContains(t, s, "cannot play yet", "flipbot itself played")
+	assert.Contains(t, s, "flipbot | ")
+	assert.Contains(t, s, "demo: match #1 finished")
 }
