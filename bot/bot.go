@@ -65,6 +65,8 @@ type Bot struct {
 	pollTimer    *time.Timer
 	pollTimerSet bool
 	pollTimerAt  time.Time
+	pollFailures int       // consecutive failed polls
+	pollHold     time.Time // no poll before this (backoff, Retry-After)
 }
 
 // New checks opts and returns a Bot.

@@ -96,7 +96,8 @@ func TestMove503IsRetried(t *testing.T) {
 	fs, _, id := playOne(t, func(f *faults) {
 		f.moveStatus = []int{http.StatusServiceUnavailable, http.StatusServiceUnavailable}
 	}, nil, nil)
-	assert.Equal(t, 2, fs.extraCalls(id), "the same move was sent again after each 503")
+	waitFor(t, 5*time.Second, "the move sent again after each 503", func() bool { return fs.extraCalls(id) >= 2 })
+	assert.Equal(t, 2, fs.extraCalls(id))
 }
 
 func TestDroppedPolls(t *testing.T) {
@@ -113,6 +114,7 @@ func TestStaleRevisionRepollsAndResendsOnlyIfUnchanged(t *testing.T) {
 		f.moveStatus = []int{http.StatusConflict}
 		f.moveCode = flipsight.CodeStaleRevision
 	}, nil, nil)
+	waitFor(t, 5*time.Second, "the move sent again", func() bool { return fs.extraCalls(id) >= 1 })
 	assert.Equal(t, 1, fs.extraCalls(id))
 }
 
@@ -129,6 +131,7 @@ func TestDroppedMoveIsResent(t *testing.T) {
 	// The move never reached the server: the revision is unchanged after
 	// the re-poll, so the same move goes again.
 	fs, _, id := playOne(t, func(f *faults) { f.dropMoves = 1 }, nil, nil)
+	waitFor(t, 5*time.Second, "the move sent again", func() bool { return fs.extraCalls(id) >= 1 })
 	assert.Equal(t, 1, fs.extraCalls(id))
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
@@ -145,6 +148,16 @@ func TestIllegalMoveIsNeverResent(t *testing.T) {
 		f.moveStatus = []int{http.StatusConflict}
 		f.moveCode = flipsight.CodeIllegalMove
 	}, nil, nil)
+	waitFor(t, 5*time.Second, "a replacement move", func() bool {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+		for _, v := range fs.moveVals {
+			if len(v) > 1 {
+				return true
+			}
+		}
+		return false
+	})
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	found := false

@@ -171,6 +171,10 @@ func (b *Bot) startPoll() {
 		b.armPoll(gap)
 		return
 	}
+	if now.Before(b.pollHold) {
+		b.armPoll(b.pollHold.Sub(now))
+		return
+	}
 	b.polling = true
 	b.lastPoll = now
 	// Refresh requests made before this poll started are answered by it.
@@ -246,10 +250,21 @@ func (b *Bot) onPoll(r pollResult) {
 			b.fail(r.err)
 			return
 		}
-		b.log.Warn("agent_poll failed", "err", r.err)
+		// Back off after repeated failures (up to 4 s) and as Retry-After asks.
+		b.pollFailures++
+		hold := time.Duration(0)
+		if b.pollFailures > 1 {
+			hold = min(b.t.MinPollGap<<min(b.pollFailures-1, 8), 4*time.Second)
+		}
+		if e := flipsight.AsAPIError(r.err); e != nil && e.RetryAfter > hold {
+			hold = min(e.RetryAfter, 30*time.Second)
+		}
+		b.pollHold = time.Now().Add(hold)
+		b.log.Warn("agent_poll failed", "err", r.err, "failures", b.pollFailures)
 		b.noteErr(r.err)
 		return
 	}
+	b.pollFailures, b.pollHold = 0, time.Time{}
 	b.noteErr(nil)
 	resp := r.resp
 	if resp.Bot != nil {
