@@ -20,13 +20,15 @@ test: deps vet test-race test-long cross test-arm64
 vet:
 	$(GO) vet ./...
 
-# The whole suite under the race detector. -short skips only the slow engine
-# tests, which test-long runs without the race detector.
+# The whole suite under the race detector; -short skips the slow tests,
+# which test-long runs without the race detector.
 test-race:
 	$(GO) test -race -short -count=1 ./...
 
+# The tests that -short skips: the engine's exact solves, the arena's
+# tournaments over HTTP and demo runs, the appliance's pages in Chromium.
 test-long:
-	$(GO) test -count=1 -timeout 20m ./engines/...
+	FLIPBOT_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 20m ./engines/... ./arena/... ./cmd/flipbot-arena/... ./appliance/...
 
 cross:
 	@mkdir -p $(ARM64BIN)
