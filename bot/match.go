@@ -32,6 +32,9 @@ type match struct {
 	// counts the later polls that did not list it.
 	firstSeen time.Time
 	missing   int
+	// round identifies the round of a human room (round_no and
+	// room_created_at).
+	round string
 	// opponentUnknown: the name was not in the polls' bot lists yet.
 	opponentUnknown bool
 	obj             flipsight.Match
@@ -203,6 +206,16 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 	if st == nil {
 		return
 	}
+	if rk := roundKey(obj); m.human && rk != m.round {
+		// A new round in the human room: its leg starts over (its
+		// revision may restart), so forget the old one.
+		if m.round != "" {
+			b.log.Info("new round in the human match", "match", m.id, "round", rk)
+			m.cancelTasks()
+			m.legs = nil
+		}
+		m.round = rk
+	}
 	m.obj = obj
 	if m.opponentUnknown {
 		m.opponent = b.opponentName(obj, m.participant)
@@ -232,6 +245,29 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 			b.startMove(m, i)
 		}
 	}
+}
+
+// roundKey returns the round identity of a human match.
+func roundKey(obj flipsight.Match) string {
+	var rn *int64
+	var rc *string
+	if st := obj.State; st != nil {
+		rn, rc = st.RoundNo, st.RoomCreatedAt
+	}
+	if obj.RoundNo != nil {
+		rn = obj.RoundNo
+	}
+	if obj.RoomCreatedAt != nil {
+		rc = obj.RoomCreatedAt
+	}
+	k := ""
+	if rn != nil {
+		k = itoa(*rn)
+	}
+	if rc != nil {
+		k += "@" + *rc
+	}
+	return k
 }
 
 // myColor returns the bot's colour in leg i.

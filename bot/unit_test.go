@@ -10,6 +10,7 @@ import (
 
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 func TestRemaining(t *testing.T) {
@@ -137,4 +138,40 @@ func TestStatusCloneIsDeep(t *testing.T) {
 func TestNewValidates(t *testing.T) {
 	_, err := New(Options{})
 	assert.Error(t, err)
+}
+
+func TestHumanNewRoundStartsOver(t *testing.T) {
+	r1, r2, at := int64(1), int64(2), "2026-12-01 10:00:00"
+	k1 := roundKey(flipsight.Match{RoundNo: &r1, RoomCreatedAt: &at})
+	assert.NotEqual(t, k1, roundKey(flipsight.Match{RoundNo: &r2, RoomCreatedAt: &at}))
+	assert.Equal(t, "", roundKey(flipsight.Match{ID: 3}))
+
+	tok, _ := flipsight.NewToken("fsbm_x")
+	c, err := flipsight.NewClient(flipsight.Config{APIURL: "http://127.0.0.1:1/api", Token: tok})
+	require.NoError(t, err)
+	eng := &fakeEngine{behave: "slow", delay: time.Minute}
+	b, err := New(Options{Client: c, Engine: factoryOf(eng, Shared), Logger: testLogger(t)})
+	require.NoError(t, err)
+	b.me = 2
+	pos := othello.New(othello.Std)
+	human := func(round *int64) flipsight.Match {
+		return flipsight.Match{ID: -5, Kind: flipsight.KindHuman, BotA: 0, BotB: 2, Status: flipsight.MatchRunning,
+			GameMode: "std", RoundNo: round, RoomCreatedAt: &at,
+			State: &flipsight.MatchState{GameMode: "std", BoardSize: 8, BlockedSquares: []int{}, Status: flipsight.StateActive,
+				Legs: []flipsight.Leg{{Board: pos.Board(), Turn: 1, BlackParticipant: 1, ClocksMS: []float64{60000, 60000},
+					Revision: 0, Status: flipsight.LegActive, LegalMoves: pos.LegalMoves(), Placed: flipsight.Placed{Black: 2, White: 2}}}}}
+	}
+	now := time.Now()
+	b.observe(human(&r1), now.UnixMilli(), now)
+	m := b.matches[-5]
+	require.NotNil(t, m)
+	first := m.legs[0].task
+	require.NotNil(t, first, "a move task for round 1, revision 0")
+	b.observe(human(&r2), now.UnixMilli(), now)
+	second := m.legs[0].task
+	require.NotNil(t, second, "a new move task for round 2, revision 0 again")
+	assert.NotSame(t, first, second)
+	assert.Error(t, first.ctx.Err(), "the old round's search is dropped")
+	second.cancel()
+	b.tasks.Wait()
 }
