@@ -192,6 +192,8 @@ func (b *Bot) loop(ctx context.Context) error {
 	var tasksDoneArmed bool
 	ctxDone := ctx.Done()
 	var drainTimeout <-chan time.Time
+	statusLine := time.NewTicker(time.Minute)
+	defer statusLine.Stop()
 	for {
 		if (b.draining || b.fatal != nil || b.onceDone) && !tasksDoneArmed {
 			tasksDoneArmed = true
@@ -227,6 +229,8 @@ func (b *Bot) loop(ctx context.Context) error {
 		case r := <-b.refreshes:
 			b.pollWaiting = append(b.pollWaiting, r)
 			b.startPoll()
+		case <-statusLine.C:
+			b.logStatusLine()
 		case <-b.pollTimer.C:
 			b.pollTimerSet = false
 			b.startPoll()
@@ -243,6 +247,26 @@ func (b *Bot) loop(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// logStatusLine logs a summary once a minute (loop).
+func (b *Bot) logStatusLine() {
+	var w, l, d int
+	for _, r := range b.results {
+		switch r.Outcome {
+		case OutcomeWin:
+			w++
+		case OutcomeLoss:
+			l++
+		case OutcomeDraw:
+			d++
+		}
+	}
+	b.statusMu.Lock()
+	state := b.status.State
+	b.statusMu.Unlock()
+	b.log.Info("status", "state", state, "bot", b.botInfo.Name, "rating", b.botInfo.Rating,
+		"matches", len(b.matches), "recent_wins", w, "recent_losses", l, "recent_draws", d)
 }
 
 // fail records a fatal error (token rejected) and stops the bot.
