@@ -195,7 +195,7 @@ func (b *Bot) loop(ctx context.Context) error {
 	statusLine := time.NewTicker(time.Minute)
 	defer statusLine.Stop()
 	for {
-		if (b.draining || b.fatal != nil || b.onceDone) && !tasksDoneArmed {
+		if b.stopping() && !tasksDoneArmed {
 			tasksDoneArmed = true
 			b.stopStream()
 			go func() { b.tasks.Wait(); close(tasksDone) }()
@@ -248,6 +248,10 @@ func (b *Bot) loop(ctx context.Context) error {
 		}
 	}
 }
+
+// stopping reports whether the bot is on its way out: no new accepts or
+// moves (loop).
+func (b *Bot) stopping() bool { return b.draining || b.fatal != nil || b.onceDone }
 
 // logStatusLine logs a summary once a minute (loop).
 func (b *Bot) logStatusLine() {

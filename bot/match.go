@@ -138,7 +138,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	if !obj.IsHuman() && p != 1 {
 		return // our own challenge: the other bot accepts
 	}
-	if b.draining || b.fatal != nil || b.rejected[obj.ID] {
+	if b.stopping() || b.rejected[obj.ID] {
 		return
 	}
 	mode := obj.GameMode
@@ -238,7 +238,7 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 			// The position changed under the search: drop it.
 			ls.task.cancel()
 		}
-		if b.draining || b.fatal != nil {
+		if b.stopping() {
 			continue
 		}
 		if b.myMove(m, i) && nl.Revision > ls.started {
