@@ -7,7 +7,7 @@ import "encoding/json"
 type Bot struct {
 	ID             int64           `json:"id"`
 	Name           string          `json:"name"`
-	OwnerID        string          `json:"owner_id,omitempty"`
+	OwnerID        Text            `json:"owner_id,omitempty"`
 	OwnerName      string          `json:"owner_name,omitempty"`
 	Owner          *Owner          `json:"owner,omitempty"`
 	EngineLevel    json.RawMessage `json:"engine_level,omitempty"`
@@ -27,14 +27,14 @@ type Bot struct {
 
 // Owner is the player who registered a bot.
 type Owner struct {
-	PlayerID         string `json:"player_id"`
+	PlayerID         Text   `json:"player_id"`
 	Name             string `json:"name"`
 	Photo            string `json:"photo,omitempty"`
 	CountryCode      string `json:"country_code"`
 	CountryName      string `json:"country_name"`
 	CountryFlagURL   string `json:"country_flag_url"`
 	Donor            bool   `json:"donor"`
-	VerifiedPlayerID string `json:"verified_player_id"`
+	VerifiedPlayerID Text   `json:"verified_player_id"`
 }
 
 // Rating is a bot's rating record.

@@ -17,7 +17,7 @@ type PollResponse struct {
 	Bots        []Bot   `json:"bots"`
 	RecordBots  []Bot   `json:"record_bots"`
 	Matches     []Match `json:"matches"`
-	Me          string  `json:"me"`
+	Me          Text    `json:"me"`
 	Bot         *Bot    `json:"bot"`
 	ServerNowMS int64   `json:"server_now_ms"`
 }

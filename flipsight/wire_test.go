@@ -19,7 +19,7 @@ func TestPollResponseDecodesSpecExample(t *testing.T) {
 
 	assert.True(t, r.OK)
 	assert.Equal(t, int64(1800000000000), r.ServerNowMS)
-	assert.Equal(t, "example", r.Me)
+	assert.Equal(t, Text("example"), r.Me)
 	require.NotNil(t, r.Bot)
 	assert.Equal(t, int64(2), r.Bot.ID)
 	assert.Equal(t, "MyBot", r.Bot.Name)
@@ -226,4 +226,16 @@ func TestErrorHelpers(t *testing.T) {
 	assert.False(t, IsRetryable(nil))
 	assert.True(t, IsRetryable(fmt.Errorf("dial: connection refused")))
 	assert.False(t, IsRetryable(ErrNoToken))
+}
+
+func TestTextToleratesNumbers(t *testing.T) {
+	var r PollResponse
+	require.NoError(t, json.Unmarshal([]byte(`{"ok":true,"me":12345,"bot":{"id":2,"name":"x","owner_id":null,"owner":{"player_id":7}}}`), &r))
+	assert.Equal(t, Text("12345"), r.Me)
+	assert.Equal(t, Text(""), r.Bot.OwnerID)
+	assert.Equal(t, Text("7"), r.Bot.Owner.PlayerID)
+	require.Error(t, json.Unmarshal([]byte(`{"me":[1]}`), &r))
+	b, err := json.Marshal(PollResponse{Me: "local"})
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"me":"local"`)
 }
