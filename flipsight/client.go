@@ -233,7 +233,7 @@ func DecodeAnswer(op string, status int, header http.Header, body []byte, out an
 	if head.OK == nil || !*head.OK {
 		return newAPIError(op, status, header, body)
 	}
-	if err := json.Unmarshal(body, out); err != nil {
+	if err := unmarshalTolerant(body, out); err != nil {
 		return fmt.Errorf("flipsight %s: decode answer: %w", op, err)
 	}
 	return nil

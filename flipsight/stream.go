@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -168,7 +167,7 @@ func (s *Stream) Close() error {
 // non-zero id. Unknown types decode without error.
 func DecodeEvent(line []byte) (Event, error) {
 	var ev Event
-	if err := json.Unmarshal(bytes.TrimSpace(line), &ev); err != nil {
+	if err := unmarshalTolerant(bytes.TrimSpace(line), &ev); err != nil {
 		return Event{}, fmt.Errorf("%w: %v", ErrBadEvent, err)
 	}
 	if ev.Type == "" {

@@ -239,3 +239,18 @@ func TestTextToleratesNumbers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"me":"local"`)
 }
+
+func TestIntegralFloatsDecodeIntoIntegers(t *testing.T) {
+	var r MatchResponse
+	err := DecodeAnswer(ActionMove, 200, nil,
+		[]byte(`{"ok":true,"match":{"id":123.0,"status":"running","bot_a":1,"bot_b":2e0},"server_now_ms":1.8e12}`), &r)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1800000000000), r.ServerNowMS)
+	assert.Equal(t, int64(123), r.Match.ID)
+	assert.Equal(t, int64(2), r.Match.BotB)
+	ev, err := DecodeEvent([]byte(`{"type":"ping","server_now_ms":1800000010000.0}`))
+	require.NoError(t, err)
+	assert.Equal(t, int64(1800000010000), ev.ServerNowMS)
+	err = DecodeAnswer(ActionMove, 200, nil, []byte(`{"ok":true,"server_now_ms":1.5}`), &r)
+	assert.Error(t, err, "a fraction where an integer belongs is still an error")
+}
