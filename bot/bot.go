@@ -65,6 +65,8 @@ type Bot struct {
 	pollTimer    *time.Timer
 	pollTimerSet bool
 	pollTimerAt  time.Time
+	serverOffset int64 // server_now_ms − local ms, from the last message that had it
+	haveOffset   bool
 	pollFailures int       // consecutive failed polls
 	pollHold     time.Time // no poll before this (backoff, Retry-After)
 }

@@ -72,6 +72,12 @@ func isFinal(status string) bool {
 // observe takes in one match object seen at serverNow, arrived locally at
 // arrived (loop).
 func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
+	if serverNow > 0 {
+		b.serverOffset, b.haveOffset = serverNow-arrived.UnixMilli(), true
+	} else if b.haveOffset {
+		// No server time in this message: estimate it from the last one.
+		serverNow = arrived.UnixMilli() + b.serverOffset
+	}
 	if b.opts.OnceMatch != 0 && obj.ID != b.opts.OnceMatch {
 		return
 	}
