@@ -36,25 +36,31 @@ func playOne(t *testing.T, setup func(*faults), eng *fakeEngine, mod func(*Optio
 	setup(fs.f)
 	fs.f.mu.Unlock()
 	id := challenge(t, fs, "house", othello.Std)
-	if testing.Short() {
-		// The faults fire on the first moves: a dozen moves later the
-		// match must still run with both legs on the clock. The full run
-		// plays it to the end.
-		waitFor(t, 20*time.Second, "a dozen moves", func() bool { n, _ := fs.moveCallsFor(id); return n >= 12 })
-		m, ok := fs.arena.MatchJSON(id)
-		require.True(t, ok)
-		if m.Status != flipsight.MatchFinished {
-			require.Equal(t, flipsight.MatchRunning, m.Status)
-			for _, l := range m.State.Legs {
-				require.NotEqual(t, flipsight.LegTimeout, l.Status)
-			}
-		} else {
-			requireFinishedByDiscs(t, fs.waitResult(t, id, time.Second))
-		}
-		return fs, br, id
-	}
-	requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+	playedOn(t, fs, id, 12)
 	return fs, br, id
+}
+
+// playedOn checks that match id goes on well: in a short run (the faults
+// fire on the first moves) until the bot has sent n more moves with both
+// legs still on the clock; in a full run to its end by discs.
+func playedOn(t *testing.T, fs *fakeServer, id int64, n int) {
+	t.Helper()
+	if !testing.Short() {
+		requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+		return
+	}
+	start, _ := fs.moveCallsFor(id)
+	waitFor(t, 20*time.Second, "moves", func() bool { c, _ := fs.moveCallsFor(id); return c >= start+n })
+	m, ok := fs.arena.MatchJSON(id)
+	require.True(t, ok)
+	if m.Status == flipsight.MatchFinished {
+		requireFinishedByDiscs(t, fs.waitResult(t, id, time.Second))
+		return
+	}
+	require.Equal(t, flipsight.MatchRunning, m.Status)
+	for _, l := range m.State.Legs {
+		require.NotEqual(t, flipsight.LegTimeout, l.Status)
+	}
 }
 
 func TestStreamCutMidGame(t *testing.T) {
@@ -64,8 +70,8 @@ func TestStreamCutMidGame(t *testing.T) {
 	br := startBot(t, fs2, factoryOf(&fakeEngine{}, Shared), nil)
 	waitOnline(t, fs2, br)
 	id := challenge(t, fs2, "house", othello.Std)
-	requireFinishedByDiscs(t, fs2.waitResult(t, id, 30*time.Second))
-	assert.GreaterOrEqual(t, fs2.streams.Load(), int32(2), "the stream was reopened")
+	waitFor(t, 5*time.Second, "the stream reopened", func() bool { return fs2.streams.Load() >= 2 })
+	playedOn(t, fs2, id, 12)
 }
 
 func TestSilentStreamIsNoticed(t *testing.T) {
@@ -75,7 +81,7 @@ func TestSilentStreamIsNoticed(t *testing.T) {
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
 	waitOnline(t, fs, br)
 	id := challenge(t, fs, "house", othello.Std)
-	requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+	playedOn(t, fs, id, 12)
 	waitFor(t, 3*time.Second, "a new stream after the silent one", func() bool { return fs.streams.Load() >= 2 })
 	waitFor(t, 3*time.Second, "online again", func() bool { return br.bot.Status().State == StateOnline })
 }
@@ -88,7 +94,7 @@ func TestStreamRefused429ThenOnline(t *testing.T) {
 	waitFor(t, 5*time.Second, "online after refusals", func() bool { return br.bot.Status().State == StateOnline })
 	assert.GreaterOrEqual(t, fs.streams.Load(), int32(4))
 	id := challenge(t, fs, "house", othello.Std)
-	requireFinishedByDiscs(t, fs.waitResult(t, id, 30*time.Second))
+	playedOn(t, fs, id, 12)
 }
 
 func TestMove503IsRetried(t *testing.T) {

@@ -43,9 +43,6 @@ func requireClean(t *testing.T, fs *fakeServer, r arena.MatchResult) {
 
 func TestPlaysEveryModeAtOnce(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("five matches at once; the short run plays two pairs and a human match")
-	}
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{}
 	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 5 })
@@ -116,7 +113,7 @@ func TestNoStreamPollsOnly(t *testing.T) {
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) { o.NoStream = true })
 	waitOnline(t, fs, br)
 	id := challenge(t, fs, "house", othello.Std)
-	requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
+	playedOn(t, fs, id, 16)
 	assert.Zero(t, fs.streams.Load(), "no stream opened")
 	assert.Equal(t, StatePolling, br.bot.Status().State)
 }
@@ -186,7 +183,7 @@ func TestResumeAfterRestart(t *testing.T) {
 	_, ok := br.wait(5 * time.Second)
 	require.True(t, ok)
 	startBot(t, fs, factoryOf(&fakeEngine{}, Shared), nil)
-	requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
+	playedOn(t, fs, id, 8)
 }
 
 func TestStatusShowsLegs(t *testing.T) {
@@ -225,7 +222,9 @@ func TestHumanMatchFollowsStreamEvents(t *testing.T) {
 	waitFor(t, 5*time.Second, "online", func() bool { return br.bot.Status().State == StateOnline })
 	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, Clock: 20 * time.Second})
 	require.NoError(t, err)
-	requireClean(t, fs, fs.waitResult(t, h, 15*time.Second))
+	// Without a poll per event each move would wait for the 10 s poll,
+	// and eight moves would not come within playedOn's 20 s.
+	playedOn(t, fs, h, 8)
 }
 
 func TestServerUnreachableIsNetworkDown(t *testing.T) {
