@@ -44,6 +44,8 @@ type taskMsg struct {
 	fatal error
 	// poll asks for a fresh poll (after a refused move).
 	poll bool
+	// sent describes the move sent, nil when none was accepted.
+	sent *Search
 }
 
 // startMove starts the task for leg i's current revision (loop).
@@ -91,8 +93,14 @@ func (b *Bot) startMove(m *match, i int) {
 // onTask handles a task's end (loop).
 func (b *Bot) onTask(msg taskMsg) {
 	t := msg.task
-	if m := b.matches[t.key.match]; m != nil && t.key.leg < len(m.legs) && m.legs[t.key.leg].task == t {
-		m.legs[t.key.leg].task = nil
+	if m := b.matches[t.key.match]; m != nil && t.key.leg < len(m.legs) {
+		ls := m.legs[t.key.leg]
+		if ls.task == t {
+			ls.task = nil
+		}
+		if msg.sent != nil {
+			ls.lastSearch = *msg.sent
+		}
 	}
 	if msg.fatal != nil {
 		b.fail(msg.fatal)
@@ -266,7 +274,8 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				"exact", c.res.Exact, "score", c.res.Score, "engine_ms", c.res.Elapsed.Milliseconds(),
 				"total_ms", b.clock.Now().Sub(start).Milliseconds(),
 				"remaining_ms", deadline.Sub(b.clock.Now()).Milliseconds())
-			return taskMsg{}
+			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Source: c.source, Depth: c.res.Depth,
+				Exact: c.res.Exact, Score: c.res.Score, Elapsed: b.clock.Now().Sub(j.arrived)}}
 		}
 		switch {
 		case flipsight.IsAuth(err):

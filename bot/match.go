@@ -48,8 +48,9 @@ type legState struct {
 	arrived   time.Time
 	known     bool
 	// started is the revision a move task was started for (-1: none).
-	started int64
-	task    *moveTask
+	started    int64
+	task       *moveTask
+	lastSearch Search
 }
 
 func (m *match) cancelTasks() {
@@ -377,7 +378,7 @@ func (b *Bot) buildStatus(state string) Status {
 			l := ls.leg
 			lst := LegStatus{Leg: i, Status: l.Status, BoardSize: boardSize(m, &l),
 				Board: append([]int(nil), l.Board...), MyColor: m.myColor(&l), Turn: l.Turn,
-				Revision: l.Revision, LastMove: -2, Thinking: ls.task != nil}
+				Revision: l.Revision, LastMove: -2, Thinking: ls.task != nil, LastSearch: ls.lastSearch}
 			if len(l.Discs) == 2 {
 				lst.Discs = [2]int{l.Discs[0], l.Discs[1]}
 			}

@@ -209,6 +209,11 @@ func TestStatusShowsLegs(t *testing.T) {
 		assert.LessOrEqual(t, l.Clocks[0], 20*time.Second)
 	}
 	assert.NotEqual(t, m.Legs[0].MyColor, m.Legs[1].MyColor, "colours swap between legs")
+	waitFor(t, 5*time.Second, "a move in the status", func() bool {
+		st := br.bot.Status()
+		return len(st.Matches) == 1 && len(st.Matches[0].Legs) == 2 &&
+			(st.Matches[0].Legs[0].LastSearch.Source != "" || st.Matches[0].Legs[1].LastSearch.Source != "")
+	})
 }
 
 func TestHumanMatchFollowsStreamEvents(t *testing.T) {

@@ -89,6 +89,20 @@ type LegStatus struct {
 	LastMove int
 	// Thinking reports a search in progress for this leg.
 	Thinking bool
+	// LastSearch is the bot's last move sent in this leg; zero before.
+	LastSearch Search
+}
+
+// Search describes a move the bot sent.
+type Search struct {
+	Move     int    // square, or -1 for a pass
+	Revision int64  // the leg revision it was played at
+	Source   string // "engine", "forced" (no choice) or "fallback"
+	Depth    int
+	Exact    bool
+	Score    float64
+	// Elapsed is the time from the state's arrival to the move's answer.
+	Elapsed time.Duration
 }
 
 // Outcomes of Result.Outcome.
