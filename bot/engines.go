@@ -14,6 +14,8 @@ type engineSet struct {
 	f   EngineFactory
 	log *slog.Logger
 
+	closing sync.WaitGroup // closes started in the background
+
 	mu       sync.Mutex
 	shared   engines.Engine
 	perMatch map[int64]engines.Engine
@@ -73,7 +75,16 @@ func (s *engineSet) discard(key legKey, e engines.Engine) {
 		}
 	}
 	s.mu.Unlock()
-	go s.close(e)
+	s.closeLater(e)
+}
+
+// closeLater closes e in the background; closeAll waits for it.
+func (s *engineSet) closeLater(e engines.Engine) {
+	s.closing.Add(1)
+	go func() {
+		defer s.closing.Done()
+		s.close(e)
+	}()
 }
 
 // releaseMatch closes the engines of a match that has ended.
@@ -92,11 +103,12 @@ func (s *engineSet) releaseMatch(id int64, _ *sync.WaitGroup) {
 	}
 	s.mu.Unlock()
 	for _, e := range list {
-		go s.close(e)
+		s.closeLater(e)
 	}
 }
 
-// closeAll closes every engine (when Run ends).
+// closeAll closes every engine and waits for the closes started earlier
+// (when Run ends: no engine process outlives the bot).
 func (s *engineSet) closeAll() {
 	s.mu.Lock()
 	list := make([]engines.Engine, 0, len(s.perMatch)+len(s.perLeg)+1)
@@ -116,6 +128,7 @@ func (s *engineSet) closeAll() {
 	for _, e := range list {
 		s.close(e)
 	}
+	s.closing.Wait()
 }
 
 func (s *engineSet) close(e engines.Engine) {
