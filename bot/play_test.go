@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -242,4 +243,24 @@ func TestServerUnreachableIsNetworkDown(t *testing.T) {
 	st := br.bot.Status()
 	assert.Equal(t, StateConnecting, st.State)
 	assert.Contains(t, st.LastError, "connect")
+}
+
+func TestEnvironmentReported(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{})
+	f := factoryOf(&fakeEngine{}, Shared)
+	f.Practice = true
+	br := startBot(t, fs, f, nil)
+	waitOnline(t, fs, br)
+	tok, _ := flipsight.NewToken(myToken)
+	c, err := flipsight.NewClient(flipsight.Config{APIURL: fs.apiURL(), Token: tok})
+	require.NoError(t, err)
+	resp, err := c.Poll(context.Background(), nil)
+	require.NoError(t, err)
+	require.NotNil(t, resp.Bot.Environment)
+	env := resp.Bot.Environment
+	assert.Equal(t, "test cpu", env.CPU)
+	assert.Equal(t, "fake", env.Engine)
+	assert.NotEmpty(t, env.OS)
+	assert.True(t, env.Practice)
 }

@@ -173,7 +173,9 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 		}
 	}
 	if f.Name == "" {
-		f.Name = kind.String()
+		// Never the command or a path (the spec forbids them there).
+		f.Name = map[external.Kind]string{external.JSONLine: "custom (JSON line)", external.NBoard: "NBoard engine",
+			external.Edax: "Edax", external.Egaroucid: "Egaroucid"}[kind]
 	}
 	// The official connector reports practice only for its practice engine.
 	f.Practice = kind == external.JSONLine && strings.Contains(cfg.Engine, "bot_match_example_engine")
