@@ -270,3 +270,24 @@ func TestRedirectDoesNotCarryToken(t *testing.T) {
 	require.Error(t, err)
 	assert.Zero(t, leaked.Load())
 }
+
+func TestHTTPSWithCustomClient(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+secret {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		io.WriteString(w, `{"ok":true,"match_id":42,"server_now_ms":1}`)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(c *Config) { c.HTTPClient = srv.Client() })
+	r, err := c.Challenge(context.Background(), ChallengeRequest{TargetName: "Opponent", GameMode: ModeGrand})
+	require.NoError(t, err)
+	assert.Equal(t, int64(42), r.MatchID)
+
+	// Without trusting the test certificate the call fails, token unsent.
+	c2 := newTestClient(t, srv, nil)
+	_, err = c2.Poll(context.Background(), nil)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "TESTSECRET")
+}
