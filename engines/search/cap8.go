@@ -16,6 +16,9 @@ func (t *thread) solveCap8(p, o uint64, pl, ol, alpha, beta int, passed bool) in
 	if pl >= n && ol >= n {
 		return t.solve8(p, o, alpha, beta, passed)
 	}
+	if n <= endShallow {
+		return t.solveCapShallow(p, o, pl, ol, alpha, beta, passed, empty)
+	}
 	t.nodes++
 	if t.poll() {
 		return 0
@@ -83,5 +86,52 @@ func (t *thread) solveCap8(p, o uint64, pl, ol, alpha, beta int, passed bool) in
 		e.upper = best
 	}
 	t.tt.store(key, e)
+	return best
+}
+
+// solveCapShallow is solveCap8 near the end: parity order, no table, no
+// move list.
+func (t *thread) solveCapShallow(p, o uint64, pl, ol, alpha, beta int, passed bool, empty uint64) int {
+	t.nodes++
+	if empty == 0 {
+		return t.fullScore8(p)
+	}
+	if t.poll() {
+		return 0
+	}
+	best := -inf
+	if pl > 0 {
+		odd := oddQuadrants8(empty)
+		for pass := 0; pass < 2; pass++ {
+			e := empty & odd
+			if pass == 1 {
+				e = empty &^ odd
+			}
+			for ; e != 0; e &= e - 1 {
+				sq := bits.TrailingZeros64(e)
+				f := flips8(p, o, sq)
+				if f == 0 {
+					continue
+				}
+				b := uint64(1) << uint(sq)
+				v := -t.solveCapShallow(o&^f, p|f|b, ol, pl-1, -beta, -max(alpha, best), false, empty^b)
+				if t.aborted {
+					return 0
+				}
+				if v > best {
+					best = v
+					if v >= beta {
+						return v
+					}
+				}
+			}
+		}
+	}
+	if best == -inf {
+		if passed {
+			return t.endScore8(p, o)
+		}
+		return -t.solveCapShallow(o, p, ol, pl, -beta, -alpha, true, empty)
+	}
 	return best
 }
