@@ -26,7 +26,12 @@ func requireFinishedByDiscs(t *testing.T, r arena.MatchResult) {
 // match against the house bot.
 func playOne(t *testing.T, setup func(*faults), eng *fakeEngine, mod func(*Options, *flipsight.Config)) (*fakeServer, *botRun, int64) {
 	t.Helper()
-	fs := newFakeServer(t, serverOpts{})
+	return playOneWith(t, serverOpts{}, setup, eng, mod)
+}
+
+func playOneWith(t *testing.T, so serverOpts, setup func(*faults), eng *fakeEngine, mod func(*Options, *flipsight.Config)) (*fakeServer, *botRun, int64) {
+	t.Helper()
+	fs := newFakeServer(t, so)
 	if eng == nil {
 		eng = &fakeEngine{}
 	}
@@ -223,4 +228,15 @@ func TestDrainIsBounded(t *testing.T) {
 	err, ok := br.wait(5 * time.Second)
 	require.True(t, ok, "the drain did not end")
 	require.NoError(t, err)
+}
+
+func TestHangingMoveRequestIsRetriedInTime(t *testing.T) {
+	t.Parallel()
+	// The first move request never gets an answer: the attempt times out
+	// (a quarter of the 6 s clock), the state is re-polled and the same
+	// move goes again, long before the clock runs out.
+	fs, _, id := playOneWith(t, serverOpts{clock: 6 * time.Second}, func(f *faults) { f.hangMoves = 1 }, nil,
+		func(_ *Options, c *flipsight.Config) { c.RequestTimeout = 10 * time.Second })
+	waitFor(t, 5*time.Second, "the move sent again", func() bool { return fs.extraCalls(id) >= 1 })
+	assert.Equal(t, 1, fs.extraCalls(id))
 }

@@ -44,6 +44,9 @@ type faults struct {
 	loseMoveAnswers int
 	// dropMoves: the next agent_move calls are dropped before the arena.
 	dropMoves int
+	// hangMoves: the next agent_move calls get no answer at all until the
+	// client gives up (before reaching the arena).
+	hangMoves int
 	// dropPolls: the next agent_poll calls are dropped before the arena.
 	dropPolls int
 	// streamStatus: the next stream opens answer these statuses.
@@ -211,8 +214,15 @@ func (fs *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		if drop {
 			f.dropMoves--
 		}
+		hang := status == 0 && !lose && !drop && f.hangMoves > 0
+		if hang {
+			f.hangMoves--
+		}
 		f.mu.Unlock()
 		switch {
+		case hang:
+			<-r.Context().Done()
+			return
 		case status != 0:
 			if code == "" {
 				code = flipsight.CodeStorageUnavailable

@@ -264,7 +264,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		if b.abort.Err() != nil {
 			return taskMsg{}
 		}
-		timeout := min(10*time.Second, max(time.Second, deadline.Sub(b.clock.Now())))
+		// A short attempt: a lost answer is recovered by the re-poll and
+		// resend below, which beats waiting out a dead connection.
+		timeout := min(5*time.Second, max(time.Second, deadline.Sub(b.clock.Now())/4))
 		ctx, cancel := context.WithTimeout(b.abort, timeout)
 		_, err := b.c.Move(ctx, req)
 		cancel()

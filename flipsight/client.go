@@ -108,14 +108,18 @@ func NewClient(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// defaultTransport speaks HTTP/1.1 on purpose: the stream then has a TCP
+// connection of its own, so a connection that died silently under the
+// stream (noticed by its read deadline) never holds the moves and polls
+// too, as one multiplexed HTTP/2 connection would.
 func defaultTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
+		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 15 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     false,
 		MaxIdleConns:          8,
 		MaxIdleConnsPerHost:   4,
-		IdleConnTimeout:       90 * time.Second,
+		IdleConnTimeout:       30 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 30 * time.Second,
 		ExpectContinueTimeout: time.Second,
