@@ -149,6 +149,10 @@ func (b *Bot) onEvent(ev flipsight.Event, arrived time.Time) {
 	}
 }
 
+// pollTimeout bounds one agent_poll: a poll stuck on a dead connection
+// must not leave the bot blind for long (only one poll runs at a time).
+const pollTimeout = 6 * time.Second
+
 // pollResult is an agent_poll answer for the loop.
 type pollResult struct {
 	resp    *flipsight.PollResponse
@@ -183,7 +187,7 @@ func (b *Bot) startPoll() {
 	env := b.env
 	started := now
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 		defer cancel()
 		resp, err := b.c.Poll(ctx, &env)
 		b.pollDone <- pollResult{resp: resp, err: err, started: started, arrived: b.clock.Now()}
