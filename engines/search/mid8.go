@@ -79,6 +79,23 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		}
 		return -t.mid8(o, p, ol, pl, depth, -beta, -alpha, true)
 	}
+	if depth == 1 {
+		// The last ply: evaluate each child, no table, no ordering.
+		best := -inf
+		for m := moves; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			f := othello.Flips8(p, o, sq)
+			b := uint64(1) << uint(sq)
+			t.nodes++
+			if v := -t.ev8.Score8(o&^f, p|f|b, ol, pl-1); v > best {
+				best = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+		return best
+	}
 	key := t.key8(p, o, pl, ol, n)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {

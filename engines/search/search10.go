@@ -196,6 +196,23 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 		}
 		return -t.mid10(o, p, depth, -beta, -alpha, true)
 	}
+	if depth == 1 {
+		// The last ply: evaluate each child, no table, no ordering.
+		best := -inf
+		for m := moves; !m.IsZero(); {
+			sq := m.First()
+			m = m.AndNot(othello.Bit(sq))
+			np, no := play10(p, o, sq, othello.Flips10(p, o, sq))
+			t.nodes++
+			if v := -t.ev10.Score10(np, no); v > best {
+				best = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+		return best
+	}
 	key := t.key10(p, o)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {
