@@ -8,7 +8,16 @@
 // field by field; their json tags are the service's names. They are used both
 // to decode answers (the connector) and to encode them (the local arena
 // server), so optional fields carry omitempty and nullable fields are
-// pointers, which encode as JSON null when nil.
+// pointers, which encode as JSON null when nil. Decoding is tolerant where
+// it costs nothing: integral floats fill integer fields, and the few string
+// fields the bot does not act on (Text) take numbers too.
+//
+// The token is a Token: every printed form of it is "[redacted]"; only the
+// Client reads it, to fill the Authorization header. NewClient checks the
+// addresses before anything is sent: HTTPS, or plain HTTP for loopback
+// hosts only, and the stream on the API's host. Failures the service
+// answers are *APIError values; IsAuth, IsStale, IsIllegal, IsConflict,
+// IsRateLimited and IsRetryable classify them.
 //
 // The package holds no game logic: squares stay integers (or the text the
 // server sent), and legality, clocks and strategy live in engines/othello and
