@@ -113,6 +113,10 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 		return 0
 	}
 	n := t.empties10(p, o)
+	if n <= endShallow10 {
+		t.nodes--
+		return t.solveShallow10(p, o, alpha, beta, passed)
+	}
 	moves := othello.Legal10(p, o, t.blocked)
 	if moves.IsZero() {
 		if passed || othello.Legal10(o, p, t.blocked).IsZero() {
@@ -172,6 +176,53 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 			e.upper = best
 		}
 		t.tt.store(key, e)
+	}
+	return best
+}
+
+// endShallow10 is the number of empties up to which the 10×10 solver tries
+// each empty square in turn instead of building a move list.
+const endShallow10 = 6
+
+// board10 is every square of the 10×10 board.
+var board10 = othello.Bits{Lo: ^uint64(0), Hi: 1<<36 - 1}
+
+// solveShallow10 is the 10×10 solver near the end: each empty square is
+// tried directly (Flips10 tells whether it is legal), no table.
+func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool) int {
+	t.nodes++
+	if t.poll() {
+		return 0
+	}
+	empty := board10.AndNot(p.Or(o).Or(t.blocked))
+	if empty.IsZero() {
+		return t.endScore10(p, o, 0)
+	}
+	best := -inf
+	for e := empty; !e.IsZero(); {
+		sq := e.First()
+		e = e.AndNot(othello.Bit(sq))
+		f := othello.Flips10(p, o, sq)
+		if f.IsZero() {
+			continue
+		}
+		np, no := play10(p, o, sq, f)
+		v := -t.solveShallow10(np, no, -beta, -max(alpha, best), false)
+		if t.aborted {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v >= beta {
+				return v
+			}
+		}
+	}
+	if best == -inf {
+		if passed {
+			return t.endScore10(p, o, empty.Count())
+		}
+		return -t.solveShallow10(o, p, -beta, -alpha, true)
 	}
 	return best
 }
