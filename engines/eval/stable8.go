@@ -9,30 +9,6 @@ const (
 	edges8 = colA8 | colH8 | row18 | row88
 )
 
-// diag9Lines8 and diag7Lines8 list every line of the 8×8 board along the two diagonal axes
-// (lines of length ≥ 3), for the full-line test of stability.
-var diag9Lines8, diag7Lines8 = makeDiagLines8()
-
-func makeDiagLines8() (d9, d7 [11]uint64) {
-	n := 0
-	for start := -5; start <= 5; start++ {
-		var a, b uint64
-		for r := 0; r < 8; r++ {
-			c := r - start // a1-h8 direction: col - row constant
-			if c >= 0 && c < 8 {
-				a |= 1 << uint(r*8+c)
-			}
-			c2 := 7 - r + start // a8-h1 direction: col + row constant
-			if c2 >= 0 && c2 < 8 {
-				b |= 1 << uint(r*8+c2)
-			}
-		}
-		d9[n], d7[n] = a, b
-		n++
-	}
-	return d9, d7
-}
-
 // fullLines8 returns, per axis, the squares whose line along that axis is
 // full: horizontal, vertical, a1–h8 diagonal and h1–a8 diagonal.
 func fullLines8(filled uint64) (h, v, d9, d7 uint64) {
@@ -46,19 +22,31 @@ func fullLines8(filled uint64) (h, v, d9, d7 uint64) {
 	y &= y >> 16
 	y &= y >> 32
 	v = (y & 0xFF) * colA8
-	for _, l := range diag9Lines8 {
-		if filled&l == l {
-			d9 |= l
-		}
-	}
-	for _, l := range diag7Lines8 {
-		if filled&l == l {
-			d7 |= l
-		}
-	}
+	d9 = fullRay(filled, 9, 0xFF80808080808080, 0xFFFFC0C0C0C0C0C0, 0xFFFFFFFFF0F0F0F0) &
+		fullRayDown(filled, 9, 0x01010101010101FF, 0x030303030303FFFF, 0x0F0F0F0FFFFFFFFF)
+	d7 = fullRay(filled, 7, 0xFF01010101010101, 0xFFFF030303030303, 0xFFFFFFFF0F0F0F0F) &
+		fullRayDown(filled, 7, 0x80808080808080FF, 0xC0C0C0C0C0C0FFFF, 0xF0F0F0F0FFFFFFFF)
 	// Lines of one or two squares at the corners are full trivially when
 	// filled; they sit on the edges, which count as stable ends anyway.
 	return h, v, d9, d7
+}
+
+// fullRay returns the filled squares from which every square towards higher
+// squares along direction dir, up to the edge, is filled. e1, e2 and e4 are
+// the squares within 1, 2 and 4 steps of the edge in that direction.
+func fullRay(filled uint64, dir uint, e1, e2, e4 uint64) uint64 {
+	t := filled & (filled>>dir | e1)
+	t &= t>>(2*dir) | e2
+	t &= t>>(4*dir) | e4
+	return t
+}
+
+// fullRayDown is fullRay towards lower squares.
+func fullRayDown(filled uint64, dir uint, e1, e2, e4 uint64) uint64 {
+	t := filled & (filled<<dir | e1)
+	t &= t<<(2*dir) | e2
+	t &= t<<(4*dir) | e4
+	return t
 }
 
 // Stable8 returns discs of p that can never be flipped: along each of the
