@@ -67,6 +67,7 @@ type Bot struct {
 	pollTimerAt  time.Time
 	serverOffset int64 // server_now_ms − local ms, from the last message that had it
 	haveOffset   bool
+	pollUrgent   bool      // the next poll answers a match event or a lost move: EventPollGap applies
 	pollFailures int       // consecutive failed polls
 	pollHold     time.Time // no poll before this (backoff, Retry-After)
 }
@@ -230,6 +231,7 @@ func (b *Bot) loop(ctx context.Context) error {
 			b.onTask(m)
 		case r := <-b.refreshes:
 			b.pollWaiting = append(b.pollWaiting, r)
+			b.pollUrgent = true
 			b.startPoll()
 		case <-statusLine.C:
 			b.logStatusLine()

@@ -61,8 +61,13 @@ type Timing struct {
 	PollMatch time.Duration
 	// PollIdle is the interval without a stream and no match (5 s).
 	PollIdle time.Duration
-	// MinPollGap is the least time between two polls (1 s).
+	// MinPollGap is the least time between two periodic polls (1 s), the
+	// spec's "never more than once a second".
 	MinPollGap time.Duration
+	// EventPollGap is the least time between polls that answer a match
+	// event without state (human matches) or a lost move answer (100 ms):
+	// each such poll may hold the bot's turn, its clock running.
+	EventPollGap time.Duration
 	// BackoffMin and BackoffMax bound the stream reconnection backoff
 	// (1 s, 30 s).
 	BackoffMin, BackoffMax time.Duration
@@ -81,6 +86,7 @@ func (t Timing) withDefaults() Timing {
 	def(&t.PollMatch, time.Second)
 	def(&t.PollIdle, 5*time.Second)
 	def(&t.MinPollGap, time.Second)
+	def(&t.EventPollGap, 100*time.Millisecond)
 	def(&t.BackoffMin, time.Second)
 	def(&t.BackoffMax, 30*time.Second)
 	def(&t.Margin, 750*time.Millisecond)

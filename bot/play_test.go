@@ -220,17 +220,33 @@ func TestStatusShowsLegs(t *testing.T) {
 func TestHumanMatchFollowsStreamEvents(t *testing.T) {
 	t.Parallel()
 	// Human match events carry only the id: each one must trigger a poll
-	// within the minimum gap, not at the next periodic poll (10 s here).
+	// at once — not at the next periodic poll (10 s here), nor after the
+	// 1 s gap of periodic polls, which would cost a second of the bot's
+	// clock on every move (the human answers at once).
 	fs := newFakeServer(t, serverOpts{})
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) {
 		o.Timing.PollStream = 10 * time.Second
+		o.Timing.MinPollGap = time.Second
 	})
 	waitFor(t, 5*time.Second, "online", func() bool { return br.bot.Status().State == StateOnline })
-	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, Clock: 20 * time.Second})
+	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, Clock: 6 * time.Second})
 	require.NoError(t, err)
-	// Without a poll per event each move would wait for the 10 s poll,
-	// and eight moves would not come within playedOn's 20 s.
-	playedOn(t, fs, h, 8)
+	// Ten moves cost the bot about ten seconds of its 6 s clock with a
+	// poll gap of 1 s per move.
+	waitFor(t, 20*time.Second, "ten moves", func() bool {
+		n, _ := fs.moveCallsFor(h)
+		if r, ok := fs.arena.Result(h); ok && r.Ended {
+			return true
+		}
+		return n >= 10
+	})
+	r, _ := fs.arena.Result(h)
+	require.NotEqual(t, flipsight.FinishTimeout, r.FinishReason)
+	m, ok := fs.arena.MatchJSON(h)
+	require.True(t, ok)
+	for _, l := range m.State.Legs {
+		require.NotEqual(t, flipsight.LegTimeout, l.Status)
+	}
 }
 
 func TestServerUnreachableIsNetworkDown(t *testing.T) {

@@ -141,10 +141,16 @@ func (b *Bot) onEvent(ev flipsight.Event, arrived time.Time) {
 	case flipsight.EventMatch:
 		m := ev.Match
 		if m.State != nil && !m.IsHuman() && b.me != 0 {
-			// Bot-vs-bot events carry the whole match: play on at once.
+			// Bot-vs-bot events carry the whole match: play on at once;
+			// the poll the spec asks for follows at the usual pace.
 			b.observe(*m, ev.ServerNowMS, arrived)
 			b.publish()
+			b.startPoll()
+			return
 		}
+		// A human match's event carries only its id: the state (maybe the
+		// bot's turn, its clock running) comes with the poll, at once.
+		b.pollUrgent = true
 		b.startPoll()
 	}
 }
@@ -171,7 +177,11 @@ func (b *Bot) startPoll() {
 	// Scheduling runs on real time; the injectable Clock serves the clock
 	// arithmetic of moves.
 	now := time.Now()
-	if gap := b.t.MinPollGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
+	minGap := b.t.MinPollGap
+	if b.pollUrgent {
+		minGap = b.t.EventPollGap
+	}
+	if gap := minGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
 		b.armPoll(gap)
 		return
 	}
@@ -180,6 +190,7 @@ func (b *Bot) startPoll() {
 		return
 	}
 	b.polling = true
+	b.pollUrgent = false
 	b.lastPoll = now
 	// Refresh requests made before this poll started are answered by it.
 	b.waiting = append(b.waiting, b.pollWaiting...)
