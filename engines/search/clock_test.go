@@ -1,0 +1,57 @@
+package search
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+func TestPlanMoveStaysInsideTheClock(t *testing.T) {
+	positions := []othello.Position{
+		randomGame(othello.Std, 52, 1), randomGame(othello.Std, 30, 2), randomGame(othello.Std, 20, 3),
+		randomGame(othello.Std, 8, 4), randomGame(othello.Grand, 88, 5), randomGame(othello.Octagon, 20, 6),
+	}
+	for _, pos := range positions {
+		for _, c := range []struct{ remaining, budget time.Duration }{
+			{time.Minute, 10 * time.Second},
+			{time.Minute, 0},
+			{5 * time.Second, 4250 * time.Millisecond},
+			{800 * time.Millisecond, 50 * time.Millisecond},
+			{100 * time.Millisecond, 0},
+			{0, 0},
+		} {
+			pl := planMove(pos, c.remaining, c.budget)
+			n := pos.Empties().Count()
+			assert.True(t, pl.trySolve)
+			assert.LessOrEqual(t, pl.soft, pl.hard, "%d empties %v", n, c)
+			assert.GreaterOrEqual(t, pl.hard, minThink)
+			if c.budget > 0 {
+				assert.LessOrEqual(t, pl.hard, max(c.budget-returnMargin, minThink), "%d empties %v", n, c)
+			}
+			if c.remaining > time.Second {
+				assert.Less(t, pl.hard, c.remaining/2, "one move never takes half the clock: %d empties %v", n, c)
+			}
+		}
+	}
+}
+
+func TestPlanMoveSpendsLessEarlyThanInTheSolveWindow(t *testing.T) {
+	early := planMove(randomGame(othello.Std, 50, 1), time.Minute, 10*time.Second)
+	late := planMove(randomGame(othello.Std, 22, 1), 20*time.Second, 10*time.Second)
+	assert.Less(t, early.soft, 5*time.Second)
+	assert.Greater(t, late.hard, early.hard)
+}
+
+func TestSolveFits(t *testing.T) {
+	assert.True(t, solveFits(12, 0, 0, time.Second, 8))
+	assert.False(t, solveFits(30, 0, 0, time.Second, 8))
+	assert.False(t, solveFits(12, 0, 0, 0, 8))
+	// A faster measured rate allows more empties.
+	slow := solveFits(22, 1e5, time.Second, 5*time.Second, 8)
+	fast := solveFits(22, 1e8, time.Second, 5*time.Second, 8)
+	assert.True(t, fast)
+	assert.False(t, slow)
+}
