@@ -13,8 +13,6 @@ import (
 	"flipbot.dev/flipbot/flipsight"
 )
 
-// ErrOnceMatchDone is not returned; Run returns nil when --once-match ends.
-
 // Bot plays on FlipSight. Create it with New, run it with Run (once), read
 // its state with Status from any goroutine.
 type Bot struct {
@@ -141,11 +139,12 @@ func (b *Bot) Status() Status {
 	return b.status.clone()
 }
 
-// Run plays until ctx is cancelled (then it accepts nothing new, finishes
-// the moves in flight, closes the engines and returns ctx's error's cause
-// as nil), until the --once-match match has ended (nil), or until the token
-// is rejected (an error for which flipsight.IsAuth is true). Other failures
-// (network, 5xx) are retried, never returned. Run must be called once.
+// Run plays until ctx is cancelled, then accepts nothing new, finishes the
+// moves in flight (at most Options.DrainTimeout), closes the engines and
+// returns nil. It also returns nil when the OnceMatch match has ended, and
+// an error for which flipsight.IsAuth is true when the token is rejected.
+// Other failures (network, 5xx, 429) are retried, never returned. Run must
+// be called once.
 func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("bot starting", "api", b.c.APIURL(), "engine", b.env.Engine,
 		"max_matches", b.opts.MaxMatches, "stream", !b.opts.NoStream, "once_match", b.opts.OnceMatch)
