@@ -6,9 +6,12 @@
 //   - Sync. The event stream is kept open (reconnected with a 1 s → 30 s
 //     backoff with jitter, with a read deadline so that a silent dead stream
 //     is noticed); agent_poll runs on every match event and every 10 s while
-//     the stream is up, and every 1 s in a match / 5 s idle without it,
-//     never more than once a second. A bot-vs-bot match event carries the
-//     whole match and is played on at once.
+//     the stream is up, and every 1 s in a match / 5 s idle without it;
+//     periodic polls never come more than once a second. A bot-vs-bot match
+//     event carries the whole match and is played on at once; a human
+//     match's event carries only its id, so its poll runs at once (the bot's
+//     clock may be running). Polls back off after failures and honour
+//     Retry-After.
 //   - Matches. Pending matches where the bot is bot_b, and pending human
 //     matches, are accepted up to Options.MaxMatches (a pair and a human
 //     match count 1 each); the slot is reserved before agent_accept is sent.
@@ -20,7 +23,8 @@
 //     750 ms); an illegal, missing or late answer is replaced by a quick
 //     fallback move. All legs think at once.
 //   - Stop. Cancelling Run's context accepts nothing new, finishes the moves
-//     in flight, and returns.
+//     in flight (bounded by Options.DrainTimeout), closes the engines, and
+//     returns.
 //
 // One goroutine (Run's loop) owns the bot's state; the stream reader, the
 // poller, the accepts and the move tasks talk to it through channels. The
