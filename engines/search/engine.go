@@ -274,6 +274,22 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 // guess its score and fill the table with first moves.
 var exactPreDepth = 8
 
+// solveRootPhase8 runs an exact root solve: on one thread alone, or on the
+// main thread handing root moves to the helpers.
+func solveRootPhase8(j *job, threads []*thread, p, o uint64, pl, ol, first, guess int) {
+	var sp *splitter
+	if len(threads) > 1 {
+		sp = newSplitter(len(threads) - 1)
+	}
+	runPhase(j, threads, func(t *thread) {
+		if t.id == 0 {
+			t.solveRoot8(p, o, pl, ol, first, guess, sp)
+		} else {
+			t.help(sp)
+		}
+	})
+}
+
 // roundDisc converts an evaluation to the nearest even disc score (final
 // scores of 8×8 games without empties are even).
 func roundDisc(v int) int {
@@ -310,7 +326,7 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 				guess, first = roundDisc(r.score), r.move
 			}
 		}
-		runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, first, guess) })
+		solveRootPhase8(j, threads, p, o, cp, co, first, guess)
 		return
 	}
 	solve := pl.trySolve && n <= 30 && solveFits(n, 0, 0, pl.hard, 8)
@@ -335,5 +351,5 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 		runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, pl.maxDepth) })
 		return
 	}
-	runPhase(j, threads, func(t *thread) { t.solveRoot8(p, o, cp, co, mid.move, roundDisc(mid.score)) })
+	solveRootPhase8(j, threads, p, o, cp, co, mid.move, roundDisc(mid.score))
 }

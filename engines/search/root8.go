@@ -153,7 +153,13 @@ var aspiration = 8
 // unless the phase ends first. first, when a root move, is searched first;
 // the others are ordered by a shallow search. guess, when in −64…64, is the
 // expected score: the search starts with a narrow window around it.
-func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
+//
+// With a splitter (several threads), only the main thread runs this: the
+// helpers take root moves from it (see split.go).
+func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int, sp *splitter) {
+	if sp != nil {
+		defer close(sp.quit)
+	}
 	list := t.rootMoves8(p, o, pl, ol)
 	if len(list) == 0 {
 		return
@@ -184,7 +190,11 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 	}
 	var v int
 	for {
-		v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
+		if sp != nil {
+			v = t.splitWindow8(sp, list, p, o, pl, ol, lo, hi)
+		} else {
+			v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
+		}
 		if t.aborted {
 			return
 		}
