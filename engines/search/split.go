@@ -1,6 +1,9 @@
 package search
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // rootSplit is one window of an exact root solve shared by the threads of a
 // search: each thread takes the next root move, searches it with a null
@@ -16,7 +19,14 @@ type rootSplit struct {
 	mu       sync.Mutex
 	next     int
 	best, bi int
-	helpers  sync.WaitGroup
+	// started[i] is set once move i is handed out, with its window in
+	// window[i]; done[i] once its result is in (which stops any other
+	// thread still searching it); left counts the moves not done.
+	started []bool
+	window  []int
+	done    []atomic.Bool
+	left    int
+	helpers sync.WaitGroup
 }
 
 // splitter hands root splits from the main thread to the helpers.
@@ -50,7 +60,8 @@ func (t *thread) help(sp *splitter) {
 // splitWindow8 solves the root moves within (lo, hi) with the helpers and
 // moves the best to the front of list.
 func (t *thread) splitWindow8(sp *splitter, list []rootMove, p, o uint64, pl, ol, lo, hi int) int {
-	s := &rootSplit{list: list, p: p, o: o, pl: pl, ol: ol, lo: lo, hi: hi, best: -inf}
+	s := &rootSplit{list: list, p: p, o: o, pl: pl, ol: ol, lo: lo, hi: hi, best: -inf,
+		started: make([]bool, len(list)), window: make([]int, len(list)), done: make([]atomic.Bool, len(list)), left: len(list)}
 	s.helpers.Add(len(sp.work))
 	for _, c := range sp.work {
 		c <- s
@@ -65,21 +76,40 @@ func (t *thread) splitWindow8(sp *splitter, list []rootMove, p, o uint64, pl, ol
 	return s.best
 }
 
-// searchSplit takes root moves from s until none is left or one fails high.
+// searchSplit takes root moves from s until none is left or one fails
+// high. A thread that finds every move handed out joins the search of one
+// still running (Lazy SMP on it): whichever thread finishes a move first
+// gives its result, and the others searching it stop.
 func (t *thread) searchSplit(s *rootSplit) {
 	for {
 		s.mu.Lock()
-		if s.next >= len(s.list) || s.best >= s.hi {
+		if s.left == 0 || s.best >= s.hi {
 			s.mu.Unlock()
 			return
 		}
-		i := s.next
-		s.next++
-		w := max(s.lo, s.best)
+		i := -1
+		if s.next < len(s.list) {
+			i = s.next
+			s.next++
+			s.started[i], s.window[i] = true, max(s.lo, s.best)
+		} else {
+			for k := range s.list {
+				if s.started[k] && !s.done[k].Load() {
+					i = k
+					break
+				}
+			}
+		}
+		if i < 0 {
+			s.mu.Unlock()
+			return
+		}
+		w := s.window[i]
 		s.mu.Unlock()
 		mv := &s.list[i]
 		b := uint64(1) << uint(mv.sq)
 		np, no := s.p|mv.flips|b, s.o&^mv.flips
+		t.halt = &s.done[i]
 		var v int
 		if i == 0 {
 			v = -t.exact8(no, np, s.ol, s.pl-1, -s.hi, -s.lo, false)
@@ -89,12 +119,26 @@ func (t *thread) searchSplit(s *rootSplit) {
 				v = -t.exact8(no, np, s.ol, s.pl-1, -s.hi, -v, false)
 			}
 		}
+		t.halt = nil
 		if t.aborted {
-			return
+			if t.job.stopped() {
+				return
+			}
+			t.aborted = false // another thread finished this move
+			continue
 		}
 		s.mu.Lock()
-		if v > s.best {
-			s.best, s.bi = v, i
+		if !s.done[i].Load() {
+			s.done[i].Store(true)
+			s.left--
+			if v > s.best {
+				s.best, s.bi = v, i
+			}
+			if s.best >= s.hi {
+				for k := range s.done {
+					s.done[k].Store(true)
+				}
+			}
 		}
 		s.mu.Unlock()
 	}

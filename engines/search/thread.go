@@ -1,6 +1,8 @@
 package search
 
 import (
+	"sync/atomic"
+
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -27,6 +29,9 @@ type thread struct {
 	id    int
 	nodes uint64
 	job   *job
+	// halt, when set, is one more reason to stop: another thread has
+	// finished the root move this thread is searching (split.go).
+	halt *atomic.Bool
 	// aborted is set once the stop flag has been seen; every search
 	// function returns at once afterwards and its scores mean nothing.
 	aborted bool
@@ -34,7 +39,7 @@ type thread struct {
 
 // poll checks the stop flag every 1024 nodes and reports whether to abort.
 func (t *thread) poll() bool {
-	if t.nodes&1023 == 0 && t.job.stopped() {
+	if t.nodes&1023 == 0 && (t.job.stopped() || t.halt != nil && t.halt.Load()) {
 		t.aborted = true
 	}
 	return t.aborted
