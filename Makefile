@@ -8,8 +8,9 @@ GO       ?= go
 BIN      ?= bin
 ARM64BIN ?= $(BIN)/linux-arm64
 CMDS     := $(notdir $(wildcard cmd/*))
-# Packages whose tests also run as linux/arm64 binaries under qemu-user.
-ARM64_TEST_PKGS ?= ./engines/othello
+# Packages whose tests also run as linux/arm64 binaries under qemu-user: the
+# rules and the hardware drivers (their bit-level code is what differs on a Pi).
+ARM64_TEST_PKGS ?= ./engines/othello ./gpio ./gpio/led ./gpio/ssd1306 ./gpio/hd44780
 
 .PHONY: all test deps vet test-race test-long cross test-arm64 build bench clean demo
 

@@ -456,6 +456,11 @@ func TestClockCountsDownOnMyMove(t *testing.T) {
 	require.NoError(t, err)
 	in := New(context.Background(), Devices{LCD: lcd, Clock: clockAdapter{c}}, Config{Log: quietLog()})
 	defer in.Close()
+	// Let the first screen be drawn and its redraw limit pass, so that the
+	// Show below is drawn at once however the goroutines are scheduled
+	// (under qemu the loop often draws before the first Show arrives).
+	waitFor(t, in, c, time.Second, shown(in))
+	c.Advance(time.Second)
 	st := SampleStatus(InGame) // leg 1: 41.3 s, my move; leg 2: 52 s
 	st.Game.Legs[0].MyClock = 2300 * time.Millisecond
 	at := c.Now()
