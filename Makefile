@@ -59,13 +59,17 @@ test-arm64: deps
 	  echo "qemu-aarch64 $$p"; (cd $$p && $$q $(CURDIR)/$$t -test.short -test.count=1); \
 	done
 
+# On amd64 the binaries are built for x86-64-v3 (Haswell, 2013, and later):
+# the engine is ~1.5x faster with BMI and LZCNT. `make build GOAMD64=v1` for
+# older processors.
+GOAMD64 ?= v3
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/...
+	GOAMD64=$(GOAMD64) $(GO) build -o $(BIN)/ ./cmd/...
 
 # Perft speed (README "Speed"); the engine's own benchmarks are listed in engines/README.md.
 bench:
-	$(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9|PerftReversi11' -benchtime 1x ./engines/othello
+	GOAMD64=v1 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9|PerftReversi11' -benchtime 1x ./engines/othello
 	GOAMD64=v3 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9' -benchtime 1x ./engines/othello
 
 clean:
