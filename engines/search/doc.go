@@ -1,0 +1,17 @@
+// Package search is flipbot's built-in engine: an iterative-deepening PVS
+// with a shared lockless transposition table and an exact endgame solver,
+// for all five FlipSight modes (std, anti, grand, octagon, reversi).
+//
+// Use one [Engine] for the whole bot: it is safe for concurrent use, its
+// searches share the table and a core budget ([Pool]), and identical
+// concurrent requests are searched once. [Engine.Move] implements
+// engines.Engine (think time from the clock and budget); [Engine.Search]
+// searches to a depth, for a time or exactly.
+//
+// Layout: engine.go (the Engine, dispatch by board size), clock.go (time
+// allocation), mid8.go and end8.go (8×8 midgame search and exact solver),
+// cap8.go (classic reversi's 32-disc cap), root8.go (iterative deepening
+// and root solves), split.go (threads sharing a root solve), search10.go
+// (10×10 modes), table.go (transposition table), pool.go and flight.go
+// (core budget, single flight), obf.go and benchpos.go (test positions).
+package search
