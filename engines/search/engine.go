@@ -235,11 +235,18 @@ func modeSalt(m othello.Mode, toWinner bool) uint64 {
 
 // search runs one search of pos under plan pl with threads from the pool.
 func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (outcomeStats, error) {
-	n, err := e.pool.acquire(ctx, e.threads)
+	// Wait for a core at most a tenth of the think time (between 5 and
+	// 100 ms); past that, search on one thread anyway.
+	wait := max(5*time.Millisecond, min(100*time.Millisecond, pl.hard/10))
+	if pl.hard <= 0 {
+		wait = time.Second
+	}
+	got, err := e.pool.acquire(ctx, e.threads, wait)
 	if err != nil {
 		return outcomeStats{}, err
 	}
-	defer e.pool.release(n)
+	defer e.pool.release(got)
+	n := max(got, 1)
 	j := &job{start: time.Now(), soft: pl.soft}
 	if pl.hard > 0 {
 		timer := time.AfterFunc(pl.hard, func() { j.stop.Store(true) })

@@ -218,6 +218,23 @@ func TestConcurrentSearchesShareAPool(t *testing.T) {
 	assert.Len(t, pool.tokens, 1, "every core is back in the pool")
 }
 
+func TestSearchDoesNotStarveWhenThePoolIsBusy(t *testing.T) {
+	pool := NewPool(1)
+	got, err := pool.acquire(context.Background(), 1, time.Second)
+	require.NoError(t, err)
+	require.Equal(t, 1, got)
+	defer pool.release(got)
+	// Every core is taken: the search runs on one thread all the same and
+	// answers within its budget.
+	e := New(Options{Threads: 2, HashMB: 1, Pool: pool})
+	pos := BenchPositions()[0].Position
+	res, err := e.Move(context.Background(), engines.Request{Position: pos, Remaining: 10 * time.Second, Budget: 100 * time.Millisecond})
+	require.NoError(t, err)
+	assert.True(t, pos.Legal().Has(res.Move))
+	assert.Positive(t, res.Depth, "a real search ran, not the one-ply fallback")
+	assert.Len(t, pool.tokens, 0, "the held core is still held")
+}
+
 func TestIdenticalSearchesRunOnce(t *testing.T) {
 	var fs flights
 	key := flightKey{pos: othello.New(othello.Std)}
