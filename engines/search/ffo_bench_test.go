@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 )
@@ -46,5 +45,3 @@ func BenchmarkFFO40to49Threads2(b *testing.B) { benchFFO(b, "fforum-40-59.obf", 
 
 // BenchmarkFFO40to59 solves FFO #40–59 with one thread (minutes).
 func BenchmarkFFO40to59(b *testing.B) { benchFFO(b, "fforum-40-59.obf", 40, 40, 59, 1) }
-
-var _ = fmt.Sprint
