@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
@@ -47,17 +46,11 @@ type Engine struct {
 	opts Options
 	bin  string
 	log  *slog.Logger
-	sem  chan struct{}
-
-	mu      sync.Mutex // guards the fields below
-	p       *proc.Process
-	closed  bool
-	starts  int
-	crashes int
+	slot *proc.Slot
 }
 
 // ErrClosed is returned by Move after Close.
-var ErrClosed = errors.New("engine is closed")
+var ErrClosed = proc.ErrClosed
 
 // ErrMode is returned for a position that is not std.
 var ErrMode = errors.New("egaroucid plays std only")
@@ -91,7 +84,9 @@ func New(opts Options) (*Engine, error) {
 	if fi, err := os.Stat(filepath.Join(filepath.Dir(bin), "resources")); err != nil || !fi.IsDir() {
 		log.Warn("no resources/ folder beside the Egaroucid binary; it may fail to start", "dir", filepath.Dir(bin))
 	}
-	return &Engine{opts: opts, bin: bin, log: log, sem: make(chan struct{}, 1)}, nil
+	e := &Engine{opts: opts, bin: bin, log: log}
+	e.slot = proc.NewSlot(e.startProcess)
+	return e, nil
 }
 
 // Name returns the engine's name.
@@ -102,38 +97,15 @@ func (e *Engine) Supports(mode othello.Mode) bool { return mode == othello.Std }
 
 // Stats returns how many times the process was started and how many times
 // it ended or was killed without being asked to.
-func (e *Engine) Stats() (starts, crashes int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.starts, e.crashes
-}
+func (e *Engine) Stats() (starts, crashes int) { return e.slot.Stats() }
 
 // Start starts the process now, if it is not running, instead of at the
 // next move, so that its start-up time is not taken from a move's budget.
 // It does not wait for the engine to be ready.
-func (e *Engine) Start() error {
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	default:
-		return nil // a move is talking to it
-	}
-	_, err := e.process()
-	return err
-}
+func (e *Engine) Start() error { return e.slot.Start() }
 
 // Close stops the process (quit, SIGTERM, SIGKILL to its group).
-func (e *Engine) Close() error {
-	e.mu.Lock()
-	p := e.p
-	e.p = nil
-	e.closed = true
-	e.mu.Unlock()
-	if p != nil {
-		p.Stop()
-	}
-	return nil
-}
+func (e *Engine) Close() error { return e.slot.Close() }
 
 // SettimeSeconds returns the clock, in whole seconds (at least 1), given to
 // Egaroucid with settime for req: the mover's clock less adapt.Reserve,
@@ -189,15 +161,13 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 	}
 	defer cancel()
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	case <-wctx.Done():
+	if !e.slot.Acquire(wctx) {
 		return engines.Result{}, fmt.Errorf("egaroucid move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
 	}
+	defer e.slot.Release()
 	lastErr := errEOF
 	for attempt := 0; attempt < 2 && wctx.Err() == nil; attempt++ {
-		p, err := e.process()
+		p, _, err := e.slot.Process()
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 		}
@@ -205,7 +175,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		sent := time.Now()
 		if err := sendAll(p, cmds); err != nil {
 			lastErr = err
-			e.retire(p, true)
+			e.slot.Retire(p, true)
 			continue
 		}
 		a, err := e.await(wctx, p)
@@ -217,11 +187,11 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{Move: a.Move, Score: a.Value, Elapsed: time.Since(sent)}, nil
 		case errors.Is(err, errEOF):
 			lastErr = err
-			e.retire(p, true)
+			e.slot.Retire(p, true)
 		default:
 			// At the cap: kill it; the next move starts a new one.
 			e.log.Warn("egaroucid gave no answer in time; killing it", "budget", adapt.Budget(req))
-			e.retire(p, true)
+			e.slot.Retire(p, true)
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", adapt.WaitErr(ctx, wctx))
 		}
 	}
@@ -240,27 +210,15 @@ func sendAll(p *proc.Process, cmds []string) error {
 	return nil
 }
 
-// process returns the running process, starting one when there is none.
-func (e *Engine) process() (*proc.Process, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil, ErrClosed
-	}
-	if e.p != nil && !e.p.Exited() {
-		return e.p, nil
-	}
-	if e.p != nil {
-		e.crashes++
-		e.p.Kill() // it has exited: this only reaps it and frees its pipes
-		e.p = nil
-	}
+// startProcess starts Egaroucid for the slot, in its own folder so that
+// it finds resources/.
+func (e *Engine) startProcess() (*proc.Process, error) {
 	args := []string{"-quiet", "-noboard"}
 	if e.opts.Threads > 0 {
 		args = append(args, "-t", strconv.Itoa(e.opts.Threads))
 	}
 	args = append(args, e.opts.ExtraArgs...)
-	p, err := proc.Start(proc.Config{
+	return proc.Start(proc.Config{
 		Path:        e.bin,
 		Args:        args,
 		Dir:         filepath.Dir(e.bin),
@@ -269,25 +227,6 @@ func (e *Engine) process() (*proc.Process, error) {
 		StderrLevel: e.opts.StderrLevel,
 		QuitLine:    "quit",
 	})
-	if err != nil {
-		return nil, err
-	}
-	e.starts++
-	e.p = p
-	return p, nil
-}
-
-// retire kills p and forgets it; crashed counts it as an unrequested end.
-func (e *Engine) retire(p *proc.Process, crashed bool) {
-	e.mu.Lock()
-	if e.p == p {
-		e.p = nil
-		if crashed {
-			e.crashes++
-		}
-	}
-	e.mu.Unlock()
-	p.Kill()
 }
 
 // drain discards lines that arrived between moves.

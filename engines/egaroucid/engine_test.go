@@ -104,9 +104,7 @@ func TestKilledAtTheCapAndRestarted(t *testing.T) {
 	positions := enginetest.Positions(t, 2) // the first is the starting position
 	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
 	require.ErrorIs(t, err, adapt.ErrTimeout)
-	e.mu.Lock()
-	assert.Nil(t, e.p, "killed at the cap")
-	e.mu.Unlock()
+	assert.False(t, e.slot.Running(), "killed at the cap")
 	res, err := e.Move(context.Background(), request(positions[1], 5*time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, first(positions[1]), res.Move)

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
@@ -40,17 +39,11 @@ type Engine struct {
 	opts Options
 	argv []string
 	log  *slog.Logger
-	sem  chan struct{} // held by the Move talking to the process
-
-	mu      sync.Mutex // guards the fields below
-	p       *proc.Process
-	closed  bool
-	starts  int
-	crashes int
+	slot *proc.Slot
 }
 
 // ErrClosed is returned by Move after Close.
-var ErrClosed = errors.New("engine is closed")
+var ErrClosed = proc.ErrClosed
 
 // errEOF reports that the engine's stdout ended before an answer.
 var errEOF = errors.New("engine exited before answering")
@@ -69,12 +62,9 @@ func New(opts Options) (*Engine, error) {
 	if opts.Name == "" {
 		opts.Name = programName(argv)
 	}
-	return &Engine{
-		opts: opts,
-		argv: argv,
-		log:  log.With("adapter", "jsonline"),
-		sem:  make(chan struct{}, 1),
-	}, nil
+	e := &Engine{opts: opts, argv: argv, log: log.With("adapter", "jsonline")}
+	e.slot = proc.NewSlot(e.startProcess)
+	return e, nil
 }
 
 // Name returns the configured name or the program's base name.
@@ -87,38 +77,15 @@ func (e *Engine) Supports(mode othello.Mode) bool {
 
 // Stats returns how many times the process was started and how many times
 // it ended without being asked to.
-func (e *Engine) Stats() (starts, crashes int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.starts, e.crashes
-}
+func (e *Engine) Stats() (starts, crashes int) { return e.slot.Stats() }
 
 // Start starts the process now, if it is not running, instead of at the
 // next move, so that its start-up time is not taken from a move's budget.
 // It does not wait for the engine to be ready.
-func (e *Engine) Start() error {
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	default:
-		return nil // a move is talking to it
-	}
-	_, err := e.process()
-	return err
-}
+func (e *Engine) Start() error { return e.slot.Start() }
 
 // Close stops the process (end of stdin, SIGTERM, SIGKILL to its group).
-func (e *Engine) Close() error {
-	e.mu.Lock()
-	p := e.p
-	e.p = nil
-	e.closed = true
-	e.mu.Unlock()
-	if p != nil {
-		p.Stop()
-	}
-	return nil
-}
+func (e *Engine) Close() error { return e.slot.Close() }
 
 // Move sends the position to the engine and returns its answer, checked
 // against the rules.
@@ -135,26 +102,24 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
 	}
 	defer cancel()
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	case <-wctx.Done():
+	if !e.slot.Acquire(wctx) {
 		return engines.Result{}, fmt.Errorf("jsonline move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
 	}
+	defer e.slot.Release()
 	line, err := e.request(req)
 	if err != nil {
 		return engines.Result{}, err
 	}
 	var lastErr error
 	for attempt := 0; attempt < 2; attempt++ {
-		p, err := e.process()
+		p, _, err := e.slot.Process()
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
 		}
 		e.drain(p)
 		sent := time.Now()
 		if err := p.Send(string(line)); err != nil {
-			e.retire(p, true)
+			e.slot.Retire(p, true)
 			lastErr = err
 			if errors.Is(err, proc.ErrExited) && wctx.Err() == nil {
 				continue
@@ -169,7 +134,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			}
 			return engines.Result{Move: m, Elapsed: time.Since(sent)}, nil
 		case errors.Is(err, errEOF):
-			e.retire(p, true)
+			e.slot.Retire(p, true)
 			lastErr = err
 			if wctx.Err() == nil {
 				continue
@@ -178,7 +143,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		case wctx.Err() != nil:
 			// A late answer must never be read as the next move's.
 			e.log.Warn("engine gave no answer in time; killing it", "budget", adapt.Budget(req))
-			e.retire(p, false)
+			e.slot.Retire(p, false)
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", adapt.WaitErr(ctx, wctx))
 		default:
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
@@ -204,23 +169,9 @@ func (e *Engine) request(req engines.Request) ([]byte, error) {
 	return b, nil
 }
 
-// process returns the running process, starting one when there is none.
-func (e *Engine) process() (*proc.Process, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil, ErrClosed
-	}
-	if e.p != nil && !e.p.Exited() {
-		return e.p, nil
-	}
-	if e.p != nil {
-		old := e.p
-		e.p = nil
-		e.crashes++
-		old.Kill() // it has exited: this only reaps it and frees its pipes
-	}
-	p, err := proc.Start(proc.Config{
+// startProcess starts the engine's process for the slot.
+func (e *Engine) startProcess() (*proc.Process, error) {
+	return proc.Start(proc.Config{
 		Path:        e.argv[0],
 		Args:        e.argv[1:],
 		Dir:         e.opts.Dir,
@@ -228,25 +179,6 @@ func (e *Engine) process() (*proc.Process, error) {
 		Logger:      e.log,
 		StderrLevel: e.opts.StderrLevel,
 	})
-	if err != nil {
-		return nil, err
-	}
-	e.starts++
-	e.p = p
-	return p, nil
-}
-
-// retire stops p and forgets it; crashed counts it as an unrequested end.
-func (e *Engine) retire(p *proc.Process, crashed bool) {
-	e.mu.Lock()
-	if e.p == p {
-		e.p = nil
-		if crashed {
-			e.crashes++
-		}
-	}
-	e.mu.Unlock()
-	p.Kill()
 }
 
 // drain discards lines that arrived between requests.

@@ -68,21 +68,17 @@ type Engine struct {
 	opts Options
 	argv []string
 	log  *slog.Logger
-	sem  chan struct{} // held by the Move talking to the process
-	ping int64         // last ping number sent; used under sem
-	// ready is the process that has answered a ping; used under sem.
+	slot *proc.Slot
+	ping int64 // last ping number sent; used holding the slot's turn
+	// ready is the process that has answered a ping; used holding the turn.
 	ready *proc.Process
 
-	mu      sync.Mutex // guards the fields below
-	p       *proc.Process
-	closed  bool
-	myname  string
-	starts  int
-	crashes int
+	mu     sync.Mutex // guards myname
+	myname string
 }
 
 // ErrClosed is returned by Move after Close.
-var ErrClosed = errors.New("engine is closed")
+var ErrClosed = proc.ErrClosed
 
 // ErrMode is returned for a position that is not std.
 var ErrMode = errors.New("NBoard engines play std only")
@@ -118,12 +114,9 @@ func New(opts Options) (*Engine, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{
-		opts: opts,
-		argv: argv,
-		log:  log.With("adapter", "nboard"),
-		sem:  make(chan struct{}, 1),
-	}, nil
+	e := &Engine{opts: opts, argv: argv, log: log.With("adapter", "nboard")}
+	e.slot = proc.NewSlot(e.startProcess)
+	return e, nil
 }
 
 // Name returns the configured name, else the name the engine reported,
@@ -145,38 +138,15 @@ func (e *Engine) Supports(mode othello.Mode) bool { return mode == othello.Std }
 
 // Stats returns how many times the process was started and how many times
 // it ended or hung without being asked to.
-func (e *Engine) Stats() (starts, crashes int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.starts, e.crashes
-}
+func (e *Engine) Stats() (starts, crashes int) { return e.slot.Stats() }
 
 // Start starts the process now, if it is not running, instead of at the
 // next move, so that its start-up time is not taken from a move's budget.
 // It does not wait for the engine to be ready.
-func (e *Engine) Start() error {
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	default:
-		return nil // a move is talking to it
-	}
-	_, _, err := e.process()
-	return err
-}
+func (e *Engine) Start() error { return e.slot.Start() }
 
 // Close stops the process (quit, SIGTERM, SIGKILL to its group).
-func (e *Engine) Close() error {
-	e.mu.Lock()
-	p := e.p
-	e.p = nil
-	e.closed = true
-	e.mu.Unlock()
-	if p != nil {
-		p.Stop()
-	}
-	return nil
-}
+func (e *Engine) Close() error { return e.slot.Close() }
 
 // Move asks the engine for a move in req.Position (std only).
 func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
@@ -199,15 +169,13 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 	}
 	defer cancel()
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	case <-wctx.Done():
+	if !e.slot.Acquire(wctx) {
 		return engines.Result{}, fmt.Errorf("nboard move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
 	}
+	defer e.slot.Release()
 	lastErr := errEOF
 	for attempt := 0; attempt < 2 && wctx.Err() == nil; attempt++ {
-		p, _, err := e.process()
+		p, _, err := e.slot.Process()
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		}
@@ -223,7 +191,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			// is kept for the next move; any other that missed its pong
 			// (dead, or deaf to ping) is replaced.
 			if !fresh || wctx.Err() == nil {
-				e.retire(p, true)
+				e.slot.Retire(p, true)
 			}
 			continue
 		}
@@ -237,7 +205,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return res, nil
 		case errors.Is(err, errEOF):
 			lastErr = err
-			e.retire(p, true)
+			e.slot.Retire(p, true)
 		case wctx.Err() != nil:
 			// Stop the search; its late answer comes before the pong
 			// that the next move waits for.
@@ -255,69 +223,35 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	return engines.Result{}, fmt.Errorf("nboard move: %w", lastErr)
 }
 
-// process returns the running process, starting one (with the protocol
-// handshake) when there is none; fresh reports a new process.
-func (e *Engine) process() (p *proc.Process, fresh bool, err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil, false, ErrClosed
+// startProcess starts the engine for the slot and greets it (nboard V,
+// set depth N).
+func (e *Engine) startProcess() (*proc.Process, error) {
+	name := e.opts.Name
+	if name == "" {
+		name = filepath.Base(e.argv[0])
 	}
-	if e.p != nil && !e.p.Exited() {
-		return e.p, false, nil
-	}
-	if e.p != nil {
-		e.crashes++
-		e.p.Kill() // it has exited: this only reaps it and frees its pipes
-		e.p = nil
-	}
-	p, err = proc.Start(proc.Config{
+	p, err := proc.Start(proc.Config{
 		Path:        e.argv[0],
 		Args:        e.argv[1:],
 		Dir:         e.opts.Dir,
-		Name:        e.nameLocked(),
+		Name:        name,
 		Logger:      e.log,
 		StderrLevel: e.opts.StderrLevel,
 		QuitLine:    "quit",
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	e.starts++
-	e.p = p
 	hello := []string{"nboard " + strconv.Itoa(e.opts.Version)}
 	if e.opts.Depth > 0 {
 		hello = append(hello, "set depth "+strconv.Itoa(e.opts.Depth))
 	}
 	for _, l := range hello {
 		if err := p.Send(l); err != nil {
-			e.p = nil
-			e.crashes++
-			p.Kill()
-			return nil, false, err
+			return p, err // the slot kills it and counts a crash
 		}
 	}
-	return p, true, nil
-}
-
-func (e *Engine) nameLocked() string {
-	if e.opts.Name != "" {
-		return e.opts.Name
-	}
-	return filepath.Base(e.argv[0])
-}
-
-// retire kills p and forgets it; crashed counts it as an unrequested end.
-func (e *Engine) retire(p *proc.Process, crashed bool) {
-	e.mu.Lock()
-	if e.p == p {
-		e.p = nil
-		if crashed {
-			e.crashes++
-		}
-	}
-	e.mu.Unlock()
-	p.Kill()
+	return p, nil
 }
 
 // sync sends a ping and waits up to maxWait for its pong, skipping every
