@@ -4,7 +4,7 @@
 // event stream.
 //
 // The wire types follow the service's documentation
-// (/work/shared/spec/flipsight-bot-api.ja.txt, digested in README.md there)
+// (../shared/spec/flipsight-bot-api.ja.txt beside this repository, digested in README.md there)
 // field by field; their json tags are the service's names. They are used both
 // to decode answers (the connector) and to encode them (the local arena
 // server), so optional fields carry omitempty and nullable fields are
