@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/nboard"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -16,20 +17,7 @@ import (
 // fakeEnv makes the test binary act as a fake Edax.
 const fakeEnv = "FLIPBOT_FAKE_EDAX"
 
-func TestMain(m *testing.M) {
-	// The test binary is also re-run by the fuzzer (with -test. flags):
-	// only a run without them is a fake engine.
-	if os.Getenv(fakeEnv) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
-		os.Exit(fakeEdax(os.Args[1:]))
-	}
-	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
-		if err := os.Setenv(k, v); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { enginetest.RunFakeOrTests(m, fakeEnv, fakeEdax) }
 
 // fakeEdax behaves like Edax 4.6 in NBoard mode: it needs -nboard, an
 // existing -eval-file, data/ in its working directory and `nboard 1`; it

@@ -9,26 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
 // fakeEnv makes the test binary act as a fake Egaroucid for Console.
 const fakeEnv = "FLIPBOT_FAKE_EGAROUCID"
 
-func TestMain(m *testing.M) {
-	// The test binary is also re-run by the fuzzer (with -test. flags):
-	// only a run without them is a fake engine.
-	if os.Getenv(fakeEnv) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
-		os.Exit(fakeEgaroucid(os.Args[1:]))
-	}
-	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
-		if err := os.Setenv(k, v); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { enginetest.RunFakeOrTests(m, fakeEnv, fakeEgaroucid) }
 
 // fakeEgaroucid behaves like Egaroucid for Console with -quiet -noboard:
 // a "> " prompt without newline before reading each command, setboard,

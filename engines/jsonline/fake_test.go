@@ -7,46 +7,20 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
 // fakeEnv makes the test binary act as a scripted JSON-line engine.
 const fakeEnv = "FLIPBOT_FAKE_JSONLINE_ENGINE"
 
-func TestMain(m *testing.M) {
-	// The test binary is also re-run by the fuzzer (with -test. flags):
-	// only a run without them is a fake engine.
-	if os.Getenv(fakeEnv) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
-		os.Exit(fakeMain(os.Args[1:]))
-	}
-	// The fake engines are this binary; under the race detector it would
-	// sleep 1 s at every exit without atexit_sleep_ms=0.
-	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
-		if err := os.Setenv(k, v); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { enginetest.RunFakeOrTests(m, fakeEnv, fakeMain) }
 
 // fakeCommand returns the command line that runs the fake with args.
-func fakeCommand(t testing.TB, args ...string) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := "'" + exe + "'"
-	for _, a := range args {
-		cmd += " '" + a + "'"
-	}
-	return cmd
-}
+func fakeCommand(t testing.TB, args ...string) string { return enginetest.FakeCommand(t, args...) }
 
 // fakeMain is the scripted engine. args[0] is the behaviour:
 //

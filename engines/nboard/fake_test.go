@@ -9,42 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
 // fakeEnv makes the test binary act as a scripted NBoard engine.
 const fakeEnv = "FLIPBOT_FAKE_NBOARD_ENGINE"
 
-func TestMain(m *testing.M) {
-	// The test binary is also re-run by the fuzzer (with -test. flags):
-	// only a run without them is a fake engine.
-	if os.Getenv(fakeEnv) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
-		os.Exit(fakeMain(os.Args[1:]))
-	}
-	// Under the race detector the fake would sleep 1 s at every exit
-	// without atexit_sleep_ms=0.
-	for k, v := range map[string]string{fakeEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
-		if err := os.Setenv(k, v); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { enginetest.RunFakeOrTests(m, fakeEnv, fakeMain) }
 
 // fakeCommand returns the command line that runs the fake with args.
-func fakeCommand(t testing.TB, args ...string) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := "'" + exe + "'"
-	for _, a := range args {
-		cmd += " '" + a + "'"
-	}
-	return cmd
-}
+func fakeCommand(t testing.TB, args ...string) string { return enginetest.FakeCommand(t, args...) }
 
 // fakeMain is a scripted NBoard engine: it reads the position from
 // `set game` and answers the first legal move. args[0] is the behaviour:

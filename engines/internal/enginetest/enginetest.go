@@ -1,10 +1,13 @@
 // Package enginetest has test helpers shared by the adapter packages: a
-// goroutine-leak check, a log capture and test positions.
+// goroutine-leak check, a log capture, test positions, and the plumbing
+// that makes a test binary double as a scripted fake engine.
 package enginetest
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -91,4 +94,38 @@ func Positions(t testing.TB, n int) []othello.Position {
 		pos = next
 	}
 	return out
+}
+
+// RunFakeOrTests is an adapter package's TestMain: a test binary re-run
+// with env=1 (and without -test. flags, which the fuzzer's re-runs carry)
+// is a scripted fake engine, run by fake with the process's arguments;
+// otherwise it sets env=1 for the engines that the tests start from this
+// binary and runs the tests. Under the race detector every fake would sleep
+// 1 s at exit without atexit_sleep_ms=0, so GORACE gets it.
+func RunFakeOrTests(m *testing.M, env string, fake func(args []string) int) {
+	if os.Getenv(env) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
+		os.Exit(fake(os.Args[1:]))
+	}
+	for k, v := range map[string]string{env: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// FakeCommand returns the command line that runs this test binary (as a
+// fake engine) with args, each quoted for proc.SplitCommand.
+func FakeCommand(t testing.TB, args ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "'" + exe + "'"
+	for _, a := range args {
+		cmd += " '" + a + "'"
+	}
+	return cmd
 }
