@@ -1,6 +1,10 @@
 package search
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
 
 // solveCap8 is the exact solver for classic reversi positions in which a
 // colour's cap (pl, ol: discs each may still place) can stop it before the
@@ -48,7 +52,7 @@ func (t *thread) solveCap8(p, o uint64, pl, ol, alpha, beta int, passed bool) in
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		b := uint64(1) << uint(sq)
-		f := flipsFast8(p, o, sq)
+		f := othello.Flips8(p, o, sq)
 		k := 0
 		if sq == ttMove {
 			k = 1 << 20

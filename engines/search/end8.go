@@ -205,7 +205,7 @@ func flips8(p, o uint64, sq int) uint64 {
 	if adjacent8[sq]&o == 0 {
 		return 0
 	}
-	return flipsFast8(p, o, sq)
+	return othello.Flips8(p, o, sq)
 }
 
 // move8 is a move in a move list: the square, the discs it flips and its
@@ -286,7 +286,7 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		b := uint64(1) << uint(sq)
-		f := flipsFast8(p, o, sq)
+		f := othello.Flips8(p, o, sq)
 		if n >= endETC {
 			// Enhanced transposition cutoff: a child already known to
 			// be bad enough for the opponent cuts at once.

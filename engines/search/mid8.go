@@ -84,7 +84,7 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		best := -inf
 		for m := moves; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)
-			f := flipsFast8(p, o, sq)
+			f := othello.Flips8(p, o, sq)
 			b := uint64(1) << uint(sq)
 			t.nodes++
 			if v := -t.ev8.Score8(o&^f, p|f|b, ol, pl-1); v > best {
@@ -136,7 +136,7 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		b := uint64(1) << uint(sq)
-		f := flipsFast8(p, o, sq)
+		f := othello.Flips8(p, o, sq)
 		var k int
 		switch {
 		case sq == ttMove:

@@ -19,7 +19,7 @@ func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove {
 	var list []rootMove
 	for m := legal8(p, o, pl); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		f := flipsFast8(p, o, sq)
+		f := othello.Flips8(p, o, sq)
 		b := uint64(1) << uint(sq)
 		list = append(list, rootMove{sq: sq, flips: f, score: -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)})
 	}
@@ -257,7 +257,7 @@ func (t *thread) pv8(p, o uint64, pl, ol, first, maxLen int) []int {
 	mv := first
 	for len(pv) < maxLen {
 		b := uint64(1) << uint(mv)
-		f := flipsFast8(p, o, mv)
+		f := othello.Flips8(p, o, mv)
 		p, o = o&^f, p|f|b
 		pl, ol = ol, pl-1
 		n := 64 - pc(p|o)
