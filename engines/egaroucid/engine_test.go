@@ -47,9 +47,7 @@ func newFake(t *testing.T, log *enginetest.Log, fake ...string) *Engine {
 	return e
 }
 
-func request(pos othello.Position, budget time.Duration) engines.Request {
-	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
-}
+var request = enginetest.Request
 
 func first(pos othello.Position) int { return pos.LegalMoves()[0] }
 
@@ -117,12 +115,7 @@ func TestCancel(t *testing.T) {
 	enginetest.NoLeak(t)
 	e := newFake(t, nil, "slow")
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := e.Move(ctx, request(othello.New(othello.Std), time.Minute))
-		done <- err
-	}()
-	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	done := enginetest.MoveInBackground(t, ctx, e)
 	cancel()
 	err := <-done
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)

@@ -33,9 +33,7 @@ func newFake(t *testing.T, log *enginetest.Log, args ...string) *Engine {
 	return e
 }
 
-func request(pos othello.Position, budget time.Duration) engines.Request {
-	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
-}
+var request = enginetest.Request
 
 func TestNewRejectsBadCommands(t *testing.T) {
 	for _, cmd := range []string{"", "   ", `engine "unterminated`} {
@@ -142,13 +140,7 @@ func TestCancelStopsWaiting(t *testing.T) {
 	enginetest.NoLeak(t)
 	e := newFake(t, nil, "hang")
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := e.Move(ctx, request(othello.New(othello.Std), time.Minute))
-		done <- err
-	}()
-	// Wait until the request is with the engine.
-	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	done := enginetest.MoveInBackground(t, ctx, e) // the request is with the engine
 	cancel()
 	err := <-done
 	require.Error(t, err)

@@ -25,9 +25,7 @@ func newFake(t *testing.T, opts Options, args ...string) *Engine {
 	return e
 }
 
-func request(pos othello.Position, budget time.Duration) engines.Request {
-	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
-}
+var request = enginetest.Request
 
 func first(pos othello.Position) int { return pos.LegalMoves()[0] }
 
@@ -161,12 +159,7 @@ func TestCancel(t *testing.T) {
 	enginetest.NoLeak(t)
 	e := newFake(t, Options{}, "slowgo")
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := e.Move(ctx, request(othello.New(othello.Std), time.Minute))
-		done <- err
-	}()
-	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	done := enginetest.MoveInBackground(t, ctx, e)
 	cancel()
 	err := <-done
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
@@ -196,12 +189,7 @@ func TestStopPingIsRepeated(t *testing.T) {
 func TestCloseDuringMove(t *testing.T) {
 	enginetest.NoLeak(t)
 	e := newFake(t, Options{}, "slowgo")
-	done := make(chan error, 1)
-	go func() {
-		_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
-		done <- err
-	}()
-	require.Eventually(t, func() bool { s, _ := e.Stats(); return s == 1 }, 5*time.Second, 5*time.Millisecond)
+	done := enginetest.MoveInBackground(t, context.Background(), e)
 	require.NoError(t, e.Close())
 	require.Error(t, <-done)
 	_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Second))

@@ -5,6 +5,7 @@ package enginetest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -128,4 +130,38 @@ func FakeCommand(t testing.TB, args ...string) string {
 		cmd += " '" + a + "'"
 	}
 	return cmd
+}
+
+// Request is a request for pos with a full minute on the clock and the
+// given budget.
+func Request(pos othello.Position, budget time.Duration) engines.Request {
+	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
+}
+
+// Supervised is an adapter that reports its process starts.
+type Supervised interface {
+	engines.Engine
+	Stats() (starts, crashes int)
+}
+
+// MoveInBackground asks e for a move from the start position with a
+// minute's budget in a goroutine, waits until e has started its process,
+// and returns the channel that gets Move's error.
+func MoveInBackground(t testing.TB, ctx context.Context, e Supervised) <-chan error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Move(ctx, Request(othello.New(othello.Std), time.Minute))
+		done <- err
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if s, _ := e.Stats(); s >= 1 {
+			return done
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the engine's process never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
