@@ -3,6 +3,13 @@
 #   make test   vet, race tests, the engine's long tests, arm64 cross-build, arm64 tests under qemu-user
 #   make build  binaries for this machine into bin/
 #   make bench  the benchmarks quoted in README.md (minutes; not part of CI)
+#
+# The appliance image (gokrazy; needs gok: go install github.com/gokrazy/tools/cmd/gok@latest):
+#   make image [IMG=flipbot.img] [IMAGE_SIZE=bytes] [TOKEN_FILE=path]   an SD card image file
+#   make overwrite DRIVE=/dev/sdX [TOKEN_FILE=path]                     the same, onto a card
+#   make update [UPDATE_HOST=flipbot]                                    gok update over the network
+#   make vm [OFFLINE=1]                                                  boot the image under qemu
+#   make egaroucid EGAROUCID_SRC=path                                    Egaroucid for the image (arm64)
 
 GO       ?= go
 BIN      ?= bin
@@ -12,11 +19,12 @@ CMDS     := $(notdir $(wildcard cmd/*))
 # rules and the hardware drivers (their bit-level code is what differs on a Pi).
 ARM64_TEST_PKGS ?= ./engines/othello ./gpio ./gpio/led ./gpio/ssd1306 ./gpio/hd44780
 
-.PHONY: all test deps vet test-race test-long cross test-arm64 build bench clean demo
+.PHONY: all test deps vet test-race test-long cross test-arm64 test-image build bench clean demo \
+	image overwrite update vm vm-image vm-update egaroucid imagetool gok-check
 
 all: build
 
-test: deps vet test-race test-long cross test-arm64
+test: deps vet test-race test-long cross test-arm64 test-image
 
 vet:
 	$(GO) vet ./...
@@ -32,15 +40,18 @@ test-long:
 	FLIPBOT_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 20m ./engines/... ./arena/... ./cmd/flipbot-arena/... ./appliance/...
 
 cross:
-	@mkdir -p $(ARM64BIN)
+	@mkdir -p $(ARM64BIN) $(ARM64BIN)/gokrazy
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o $(ARM64BIN)/ ./cmd/...
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags gokrazy -o $(ARM64BIN)/gokrazy/ ./cmd/...
 
 # Debian packages the tests use: qemu-user runs the arm64 test binaries and
 # chromium the page tests. Installed with apt-get when missing and possible;
 # without them those tests say SKIPPED and why.
-DEB_PKGS := qemu-user:qemu-aarch64 chromium:chromium
+DEB_PKGS := qemu-user:qemu-aarch64 chromium:chromium qemu-system-arm:qemu-system-aarch64 \
+	qemu-efi-aarch64:/usr/share/qemu-efi-aarch64/QEMU_EFI.fd e2fsprogs:/sbin/debugfs \
+	mtools:mcopy squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++
 deps:
-	@missing=""; for pc in $(DEB_PKGS); do command -v $${pc#*:} >/dev/null 2>&1 || missing="$$missing $${pc%%:*}"; done; \
+	@missing=""; for pc in $(DEB_PKGS); do c=$${pc#*:}; command -v $$c >/dev/null 2>&1 || test -e $$c || missing="$$missing $${pc%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages:$$missing"; \
@@ -73,7 +84,7 @@ bench:
 	GOAMD64=v3 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9' -benchtime 1x ./engines/othello
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) build
 
 # The README's first command: the arena on loopback, flipbot (built-in engine)
 # against it, a built-in bot challenging it; the match is shown live (log lines,
@@ -82,3 +93,92 @@ demo:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/flipbot-arena ./cmd/flipbot
 	$(BIN)/flipbot-arena demo --flipbot $(BIN)/flipbot $(DEMO_FLAGS)
+
+# ---------------------------------------------------------------------------
+# The appliance image. gokrazy/flipbot is the Raspberry Pi instance (the one
+# source of flipbot's flags); flipbot-image derives the instance actually built
+# into build/gokrazy/ (the Pi one, the VM variants, Egaroucid staged in), makes
+# /perm (gok only prints the mkfs command) and pre-provisions TOKEN_FILE.
+
+GOK         ?= gok
+IMG         ?= flipbot.img
+IMAGE_SIZE  ?= 2147483648
+TOKEN_FILE  ?=
+DRIVE       ?=
+UPDATE_HOST ?=
+OFFLINE     ?=
+VM_IMG      ?= build/flipbot-vm.img
+VM_HTTP_PORT ?= 18080
+VM_APP_PORT  ?= 18081
+IMAGETOOL   := build/flipbot-image
+SUDO        := $(if $(filter 0,$(shell id -u)),,sudo)
+EGAROUCID_SRC   ?=
+EGAROUCID_STAGE ?= build/egaroucid/linux-arm64
+AARCH64_CXX     ?= aarch64-linux-gnu-g++
+# A staged Egaroucid (make egaroucid) goes into every image built afterwards;
+# EGAROUCID_STAGE= leaves it out.
+EGAROUCID_OPT = $(if $(wildcard $(EGAROUCID_STAGE)/Egaroucid_for_Console),-egaroucid $(EGAROUCID_STAGE))
+TOKEN_OPT     = $(if $(TOKEN_FILE),-token-file $(TOKEN_FILE))
+# FLIPBOT_FLAGS='-drain=30s …' adds flags to flipbot's in the built instance.
+FLIPBOT_FLAGS ?=
+INSTANCE_OPT  = $(EGAROUCID_OPT) $(foreach f,$(FLIPBOT_FLAGS),-flag $(f))
+
+gok-check:
+	@command -v $(GOK) >/dev/null 2>&1 || { echo "gok not found: install it with go install github.com/gokrazy/tools/cmd/gok@latest (or set GOK=/path/to/gok)"; exit 1; }
+
+imagetool:
+	@mkdir -p build
+	$(GO) build -o $(IMAGETOOL) ./cmd/flipbot-image
+
+image: gok-check imagetool
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT)
+	$(GOK) -i ./build/gokrazy/flipbot overwrite --full $(IMG) --target_storage_bytes=$(IMAGE_SIZE)
+	$(IMAGETOOL) perm $(IMG) $(TOKEN_OPT)
+	@echo "$(IMG) is ready: write it to an SD card (make overwrite DRIVE=/dev/sdX does both), or copy flipbot-token.txt onto its boot partition first"
+
+overwrite: gok-check imagetool
+	@test -n "$(DRIVE)" || { echo "usage: make overwrite DRIVE=/dev/sdX [TOKEN_FILE=path]"; exit 2; }
+	$(IMAGETOOL) drive $(DRIVE)
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT)
+	$(GOK) -i ./build/gokrazy/flipbot overwrite --full $(DRIVE)
+	$(SUDO) $(IMAGETOOL) perm $(DRIVE) $(TOKEN_OPT)
+
+update: gok-check imagetool
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT) $(if $(UPDATE_HOST),-update-host $(UPDATE_HOST))
+	$(GOK) -i ./build/gokrazy/flipbot update
+
+vm-image: gok-check imagetool
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm $(if $(OFFLINE),-offline) -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
+	$(GOK) -i ./build/gokrazy/flipbot-vm overwrite --full $(VM_IMG) --target_storage_bytes=$(IMAGE_SIZE)
+	$(IMAGETOOL) perm $(VM_IMG) $(TOKEN_OPT)
+
+vm: vm-image
+	$(IMAGETOOL) vm $(VM_IMG) -http-port $(VM_HTTP_PORT) -app-port $(VM_APP_PORT) -serial build/vm-serial.log $(if $(OFFLINE),-offline)
+
+# gok update into the VM that make vm is running (from another terminal).
+vm-update: gok-check imagetool
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm $(if $(OFFLINE),-offline) -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
+	$(GOK) -i ./build/gokrazy/flipbot-vm update
+
+# Egaroucid for Console, cross-compiled for linux/arm64 from the owner's own
+# clone of github.com/Nyanyan/Egaroucid (nothing of it is downloaded or
+# committed here): static, without x86 SIMD, staged with the resources the
+# tree holds. The next make image/overwrite/update puts it into the image.
+egaroucid:
+	@test -n "$(EGAROUCID_SRC)" || { echo "usage: make egaroucid EGAROUCID_SRC=path/to/Egaroucid (a clone of github.com/Nyanyan/Egaroucid)"; exit 2; }
+	@test -f "$(EGAROUCID_SRC)/src/Egaroucid_for_Console.cpp" || { echo "$(EGAROUCID_SRC)/src/Egaroucid_for_Console.cpp not found: EGAROUCID_SRC must be an Egaroucid source tree"; exit 2; }
+	@command -v $(AARCH64_CXX) >/dev/null 2>&1 || { echo "$(AARCH64_CXX) not found: apt-get install g++-aarch64-linux-gnu (make deps does)"; exit 1; }
+	@mkdir -p $(EGAROUCID_STAGE)
+	$(AARCH64_CXX) -O2 -include algorithm -std=c++20 -pthread -static -DHAS_NO_AVX2 -DHAS_ARM_PROCESSOR \
+		$(EGAROUCID_SRC)/src/Egaroucid_for_Console.cpp -o $(EGAROUCID_STAGE)/Egaroucid_for_Console
+	rm -rf $(EGAROUCID_STAGE)/resources
+	@if [ -d "$(EGAROUCID_SRC)/bin/resources" ]; then cp -R "$(EGAROUCID_SRC)/bin/resources" $(EGAROUCID_STAGE)/resources; \
+	else echo "warning: $(EGAROUCID_SRC)/bin/resources not found: Egaroucid needs its evaluation files there"; mkdir -p $(EGAROUCID_STAGE)/resources; fi
+	@echo "staged in $(EGAROUCID_STAGE): the next make image, overwrite or update includes it"
+
+# The image tests: the Pi image built with gok and read back, the offline VM
+# booted under qemu-system-aarch64 through setup, play and gok update, and the
+# Egaroucid recipe. Each says SKIPPED and why when gok, qemu or the sources
+# are missing.
+test-image: deps
+	FLIPBOT_IMAGE_TESTS=1 GOK=$(GOK) $(GO) test -count=1 -timeout 60m -v ./gokrazy/imagetest

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"flipbot.dev/flipbot/appliance"
+	"flipbot.dev/flipbot/gokrazy/disk"
+	"flipbot.dev/flipbot/gokrazy/instance"
+)
+
+// tokenPath is where flipbot's token lives in /perm: gokrazy's HOME for
+// /user/flipbot is /perm/home/flipbot.
+var tokenPath = path.Join("home", "flipbot", appliance.TokenFileName)
+
+func cmdInstance(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("instance", flag.ContinueOnError)
+	var opts instance.Options
+	src := fs.String("src", "gokrazy/flipbot", "the source instance")
+	out := fs.String("o", "", "directory to write the derived instance to (replaced)")
+	fs.BoolVar(&opts.VM, "vm", false, "the qemu variant")
+	fs.BoolVar(&opts.Offline, "offline", false, "the offline qemu variant (flipbot-arena inside)")
+	fs.StringVar(&opts.UpdateHost, "update-host", "", "Update.Hostname (e.g. localhost:18080 for a VM)")
+	fs.StringVar(&opts.Egaroucid, "egaroucid", "", "a staged Egaroucid directory to put into the image")
+	fs.Var((*listFlag)(&opts.ExtraFlags), "flag", "a flipbot flag to add (repeatable)")
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(pos) > 0 {
+		fmt.Fprintln(stderr, "usage: flipbot-image instance -o DIR [-vm] [-offline] [-update-host H] [-egaroucid DIR] [-flag F]...")
+		return errUsage
+	}
+	if err := instance.Derive(*src, *out, opts); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "instance %s written\n", *out)
+	return nil
+}
+
+// readTokenFile reads and checks a TOKEN_FILE; the error never holds the token.
+func readTokenFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("TOKEN_FILE: %w", err)
+	}
+	tok, err := appliance.ParseTokenFile(b)
+	if err != nil {
+		return "", fmt.Errorf("TOKEN_FILE %s: %w", p, err)
+	}
+	return tok, nil
+}
+
+// permLocation is /perm of an image file, or partition 4 of a drive.
+func permLocation(target string) (disk.Location, error) {
+	fi, err := os.Stat(target)
+	if err != nil {
+		return disk.Location{}, err
+	}
+	if fi.Mode().IsRegular() {
+		return disk.PartitionOf(target, disk.PermPartition)
+	}
+	// A card just written: wait for the kernel to show its new partitions.
+	part := disk.Drive{Path: target}.PartitionPath(disk.PermPartition)
+	for i := 0; i < 50; i++ {
+		if _, err := os.Stat(part); err == nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return disk.Location{Path: part}, nil
+}
+
+func cmdPerm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("perm", flag.ContinueOnError)
+	tokenFile := fs.String("token-file", "", "a file holding the bot token, pre-provisioned into /perm (0600)")
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: flipbot-image perm IMG|DEVICE [-token-file F]")
+		return errUsage
+	}
+	var tok string
+	if *tokenFile != "" {
+		if tok, err = readTokenFile(*tokenFile); err != nil {
+			return err
+		}
+	}
+	loc, err := permLocation(pos[0])
+	if err != nil {
+		return err
+	}
+	if err := disk.MakeExt4(ctx, loc); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "/perm: ext4 created on %s (offset %d)\n", loc.Path, loc.Offset)
+	if tok == "" {
+		return nil
+	}
+	if err := disk.WriteFile(ctx, loc, tokenPath, []byte(tok+"\n"), 0o600, 0o700); err != nil {
+		return fmt.Errorf("pre-provision the token: %w", err)
+	}
+	fmt.Fprintf(stdout, "/perm/%s: token pre-provisioned (0600)\n", tokenPath)
+	return nil
+}
+
+func cmdCheck(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	vmImage := fs.Bool("vm", false, "a VM image (no Pi firmware, no config.txt lines)")
+	offline := fs.Bool("offline", false, "an offline VM image (flipbot-arena too)")
+	tokenFile := fs.String("token-file", "", "the TOKEN_FILE the image was made with")
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: flipbot-image check IMG [-vm] [-offline] [-token-file F]")
+		return errUsage
+	}
+	want := disk.Expect{Binaries: []string{"flipbot"}, GOARCH: "arm64", PermExt4: true}
+	if !*vmImage && !*offline {
+		want.ConfigLines = []string{"dtparam=i2c_arm=on"}
+	}
+	if *offline {
+		want.Binaries = append(want.Binaries, "flipbot-arena")
+	}
+	if *tokenFile != "" {
+		tok, err := readTokenFile(*tokenFile)
+		if err != nil {
+			return err
+		}
+		want.PermFiles = map[string][]byte{tokenPath: []byte(tok + "\n")}
+	}
+	found, err := disk.Check(ctx, pos[0], want)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, f := range found {
+		if f.Err != nil {
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", f.What, f.Err)
+		} else {
+			fmt.Fprintf(stdout, "ok   %s\n", f.What)
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d checks failed", failed, len(found))
+	}
+	return nil
+}
+
+func cmdDrive(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("drive", flag.ContinueOnError)
+	yes := fs.Bool("yes", false, "do not ask")
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: flipbot-image drive DEVICE [-yes]")
+		return errUsage
+	}
+	d, err := disk.Host{Root: "/"}.CheckDrive(pos[0])
+	if err != nil {
+		return err
+	}
+	desc := d.Path
+	if d.Model != "" {
+		desc += " (" + d.Model + ")"
+	}
+	if d.Size > 0 {
+		desc += fmt.Sprintf(", %.1f GB", float64(d.Size)/1e9)
+	}
+	if *yes {
+		return nil
+	}
+	fmt.Fprintf(stdout, "Write the flipbot image to %s? Everything on it will be lost. Type yes: ", desc)
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if strings.TrimSpace(line) != "yes" {
+		return errors.New("not confirmed: nothing written")
+	}
+	return nil
+}

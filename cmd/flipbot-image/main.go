@@ -1,0 +1,86 @@
+// Command flipbot-image is the Makefile's helper for the gokrazy appliance
+// image: it derives the instance to build (Pi, VM, offline VM, with or
+// without Egaroucid) from gokrazy/flipbot, makes /perm and pre-provisions
+// the token in an image or on a card, reads an image back to check it,
+// guards `make overwrite`, and boots an image under qemu.
+//
+//	flipbot-image instance -o DIR [-vm] [-offline] [-update-host H] [-egaroucid DIR] [-flag F]...
+//	flipbot-image perm IMG|DEVICE [-token-file F]
+//	flipbot-image check IMG [-vm] [-offline] [-token-file F]
+//	flipbot-image drive DEVICE [-yes]
+//	flipbot-image vm IMG [-offline] [-http-port P] [-app-port P] [-serial FILE]
+//
+// Exit codes: 0 done, 1 failed, 2 usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// errUsage marks a usage error, already reported.
+var errUsage = errors.New("usage")
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: flipbot-image instance|perm|check|drive|vm …")
+		return 2
+	}
+	cmds := map[string]func(context.Context, []string, io.Reader, io.Writer, io.Writer) error{
+		"instance": cmdInstance,
+		"perm":     cmdPerm,
+		"check":    cmdCheck,
+		"drive":    cmdDrive,
+		"vm":       cmdVM,
+	}
+	f, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "flipbot-image: unknown command %q\n", args[0])
+		return 2
+	}
+	err := f(ctx, args[1:], stdin, stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
+		return 2
+	default:
+		fmt.Fprintf(stderr, "flipbot-image %s: %v\n", args[0], err)
+		return 1
+	}
+}
+
+// parse parses flags that may come before or after the positional
+// arguments, and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(stderr)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, errUsage
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// listFlag collects a repeated flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return fmt.Sprint(*l) }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }

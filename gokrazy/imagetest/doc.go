@@ -1,0 +1,10 @@
+// Package imagetest holds the tests of the appliance image as a product:
+// the Raspberry Pi image built with gok from this tree and read back, the
+// offline VM image booted under qemu-system-aarch64 through the owner's
+// path (setup page, pairing code, token, play, gok update), the token file
+// on the card's boot partition, and the Egaroucid cross-compile recipe.
+//
+// They run with `make test-image` (part of `make test`), which sets
+// FLIPBOT_IMAGE_TESTS=1; where gok, qemu or a source tree is missing they
+// say SKIPPED and why. They take minutes: images are built and booted.
+package imagetest

@@ -1,0 +1,187 @@
+package imagetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// repoRoot is the repository's top directory.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// need skips the test unless the image tests are asked for and the named
+// commands exist.
+func need(t *testing.T, cmds ...string) {
+	t.Helper()
+	if os.Getenv("FLIPBOT_IMAGE_TESTS") == "" {
+		t.Skip("SKIPPED: image tests run with make test-image (FLIPBOT_IMAGE_TESTS=1)")
+	}
+	for _, c := range cmds {
+		if c == "gok" {
+			c = gok()
+		}
+		if _, err := exec.LookPath(c); err != nil {
+			if _, err := os.Stat(c); err != nil {
+				t.Skipf("SKIPPED: %s not found (gok: go install github.com/gokrazy/tools/cmd/gok@latest; the rest: make deps)", c)
+			}
+		}
+	}
+}
+
+func gok() string {
+	if g := os.Getenv("GOK"); g != "" {
+		return g
+	}
+	return "gok"
+}
+
+// makeTarget runs make in the repository with vars, logging its output.
+func makeTarget(t *testing.T, target string, vars ...string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	args := append([]string{"-C", repoRoot(t), target, "GOK=" + gok()}, vars...)
+	cmd := exec.Command("make", args...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Logf("make %s:\n%s", strings.Join(args[2:], " "), tail(string(out), 60))
+	}
+	require.NoError(t, err, "make %s", target)
+	return time.Since(start)
+}
+
+// runCmd runs a command and returns its combined output.
+func runCmd(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).CombinedOutput()
+	require.NoError(t, err, "%s %s: %s", name, strings.Join(args, " "), out)
+	return string(out)
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// status is the part of flipbot's /api/status the tests read.
+type status struct {
+	State   string `json:"state"`
+	Online  bool   `json:"online"`
+	Token   string `json:"token_source"`
+	Matches []struct {
+		ID   int64  `json:"id"`
+		Mode string `json:"game_mode"`
+	} `json:"matches"`
+	Results []json.RawMessage `json:"recent_results"`
+}
+
+// owner is a browser on the owner's laptop, talking to flipbot's pages.
+type owner struct {
+	t    *testing.T
+	base string
+	c    *http.Client
+}
+
+func newOwner(t *testing.T, base string) *owner {
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	return &owner{t: t, base: base, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (o *owner) get(path string) (int, string, error) {
+	resp, err := o.c.Get(o.base + path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, string(b), err
+}
+
+func (o *owner) status() (status, error) {
+	var st status
+	code, body, err := o.get("/api/status")
+	if err != nil {
+		return st, err
+	}
+	if code != http.StatusOK {
+		return st, fmt.Errorf("/api/status: %d", code)
+	}
+	return st, json.Unmarshal([]byte(body), &st)
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// setup fills in the first-boot form: the pairing code and the token.
+func (o *owner) setup(code, token string) {
+	o.t.Helper()
+	st, body, err := o.get("/")
+	require.NoError(o.t, err)
+	require.Equal(o.t, http.StatusOK, st)
+	m := csrfRE.FindStringSubmatch(body)
+	require.NotNil(o.t, m, "the home page offers the setup form:\n%s", tail(body, 20))
+	form := url.Values{"csrf": {m[1]}, "code": {code}, "token": {token}}
+	resp, err := o.c.PostForm(o.base+"/setup", form)
+	require.NoError(o.t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(o.t, http.StatusSeeOther, resp.StatusCode, "setup accepted:\n%s", tail(string(b), 20))
+}
+
+// waitFor polls the status until ok holds or the timeout passes.
+func (o *owner) waitFor(what string, timeout time.Duration, ok func(status) bool) status {
+	o.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var last status
+	var lastErr error
+	for {
+		st, err := o.status()
+		if err == nil && ok(st) {
+			return st
+		}
+		last, lastErr = st, err
+		select {
+		case <-ctx.Done():
+			o.t.Fatalf("%s: not reached in %s (last status %+v, err %v)", what, timeout, last, lastErr)
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// runTool runs a command and returns its output and error without failing.
+func runTool(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	return string(out), err
+}
+
+// runWithInput runs a command with stdin and returns its stdout.
+func runWithInput(t *testing.T, stdin, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s: %s", name, out)
+	return string(out)
+}

@@ -1,0 +1,102 @@
+package imagetest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testToken = "fsbm_image_test_token_0123456789"
+
+// TestPiImage builds the Raspberry Pi image from this tree with a token
+// file in a laptop's format, and reads it back.
+func TestPiImage(t *testing.T) {
+	need(t, "gok", "mtype", "unsquashfs", "/sbin/debugfs")
+	dir := t.TempDir()
+	img := filepath.Join(dir, "flipbot.img")
+	tok := filepath.Join(dir, "token.txt")
+	require.NoError(t, os.WriteFile(tok, []byte("\xef\xbb\xbftoken="+testToken+"\r\n"), 0o600))
+
+	took := makeTarget(t, "image", "IMG="+img, "TOKEN_FILE="+tok)
+	t.Logf("make image: %.1f s", took.Seconds())
+
+	fi, err := os.Stat(img)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2<<30, fi.Size(), "default size 2 GiB")
+	used := fi.Sys().(*syscall.Stat_t).Blocks * 512
+	assert.Less(t, used, fi.Size()/4, "the image file is sparse")
+
+	tool := filepath.Join(repoRoot(t), "build", "flipbot-image")
+	out := runCmd(t, tool, "check", img, "-token-file", tok)
+	t.Logf("check:\n%s", out)
+	for _, want := range []string{
+		"ok   partition table",
+		"ok   config.txt has dtparam=i2c_arm=on",
+		"ok   root file system: /user/flipbot for arm64 with the gokrazy tag",
+		"ok   /perm is ext4",
+		"ok   /perm/home/flipbot/fs_bot_token: 0600, root, expected content",
+	} {
+		assert.Contains(t, out, want)
+	}
+
+	// The check can fail: another token is not what the image holds.
+	other := filepath.Join(dir, "other.txt")
+	require.NoError(t, os.WriteFile(other, []byte("fsbm_some_other_token_0123456789\n"), 0o600))
+	bad, err := runTool(tool, "check", img, "-token-file", other)
+	require.Error(t, err)
+	assert.Contains(t, bad, "FAIL /perm/home/flipbot/fs_bot_token")
+	assert.NotContains(t, bad, testToken, "the check never prints a token")
+	assert.NotContains(t, bad, "fsbm_some_other", "the check never prints a token")
+}
+
+// TestImageRefusesBadTokenFile: a malformed TOKEN_FILE stops make image
+// before anything is written to /perm, without echoing it.
+func TestImageRefusesBadTokenFile(t *testing.T) {
+	need(t, "/sbin/debugfs")
+	dir := t.TempDir()
+	tok := filepath.Join(dir, "token.txt")
+	require.NoError(t, os.WriteFile(tok, []byte("my token is fsbm_0123456789abcdef\n"), 0o600))
+	makeTarget(t, "imagetool")
+	img := filepath.Join(dir, "x.img")
+	require.NoError(t, os.WriteFile(img, nil, 0o644))
+	out, err := runTool(filepath.Join(repoRoot(t), "build", "flipbot-image"), "perm", img, "-token-file", tok)
+	require.Error(t, err)
+	assert.Contains(t, out, "TOKEN_FILE")
+	assert.NotContains(t, out, "fsbm_0123456789abcdef")
+}
+
+// TestEgaroucidRecipe cross-compiles Egaroucid for linux/arm64 with make
+// egaroucid from the sources in ../shared/engines, and plays a move with it
+// under qemu-aarch64 (with the stand-in evaluation there).
+func TestEgaroucidRecipe(t *testing.T) {
+	need(t, "aarch64-linux-gnu-g++", "qemu-aarch64")
+	src := filepath.Join(repoRoot(t), "..", "shared", "engines", "egaroucid-7.8")
+	if _, err := os.Stat(filepath.Join(src, "src", "Egaroucid_for_Console.cpp")); err != nil {
+		t.Skipf("SKIPPED: no Egaroucid source tree at %s", src)
+	}
+	stage := filepath.Join(t.TempDir(), "stage")
+	took := makeTarget(t, "egaroucid", "EGAROUCID_SRC="+src, "EGAROUCID_STAGE="+stage)
+	t.Logf("make egaroucid: %.0f s", took.Seconds())
+	bin := filepath.Join(stage, "Egaroucid_for_Console")
+	info := runCmd(t, "file", bin)
+	assert.Contains(t, info, "ARM aarch64")
+	assert.Contains(t, info, "statically linked")
+	_, err := os.Stat(filepath.Join(stage, "resources", "eval.egev2"))
+	require.NoError(t, err, "the resources are staged beside the binary")
+
+	// The start position, black to move: Egaroucid must answer a legal
+	// opening move (d3, c4, f5 or e6).
+	board := strings.Repeat(".", 27) + "OX" + strings.Repeat(".", 6) + "XO" + strings.Repeat(".", 27)
+	out := runWithInput(t, "setboard "+board+" X\ngo\nquit\n", "qemu-aarch64", bin, "-quiet", "-noboard", "-nobook", "-hash", "20", "-t", "1")
+	t.Logf("egaroucid under qemu-aarch64: %q", out)
+	found := false
+	for _, m := range []string{"d3", "c4", "f5", "e6", "D3", "C4", "F5", "E6"} {
+		found = found || strings.Contains(out, m)
+	}
+	assert.True(t, found, "a legal first move in %q", out)
+}
