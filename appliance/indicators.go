@@ -116,6 +116,9 @@ func ToGPIOStatus(st Status, now time.Time) gpio.Status {
 		Rating:  int(math.Round(st.Bot.Rating)),
 		Detail:  st.Detail,
 	}
+	if g.Detail == "" {
+		g.Detail = st.Card.Problem()
+	}
 	if len(st.Device.Addresses) > 0 {
 		g.Address = st.Device.Addresses[0]
 	}

@@ -88,6 +88,9 @@ type Config struct {
 	Drain time.Duration
 	// AddressRefresh is how often the page addresses are re-read (10 s when 0).
 	AddressRefresh time.Duration
+	// CardToken, when set, is the SD card's boot partition, looked at for
+	// a token file at start (on the device: BootPartition{}).
+	CardToken CardTokenSource
 	// OnServing, when set, is called with the page URLs after each change
 	// of the bound addresses (used by tests to find the server).
 	OnServing func(urls []string)
@@ -122,6 +125,10 @@ type app struct {
 	liveHits atomic.Int64
 
 	tokenMu sync.Mutex // serialises token changes
+
+	// cardRetry is how often a card token that could not be checked is
+	// tried again (cardRetry; tests shorten it).
+	cardRetry time.Duration
 
 	mu       sync.Mutex // guards the fields below
 	code     string
@@ -181,7 +188,7 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	}
 	hub := NewHub(nil)
 	a := &app{
-		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub,
+		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
 		tokens:        NewTokenStore(cfg.Dir),
 		settingsStore: NewSettingsStore(cfg.Dir),
 		checker:       cfg.Checker,
@@ -250,7 +257,15 @@ func (a *app) run(ctx context.Context) int {
 
 	runnerDone := make(chan struct{})
 	if ctx.Err() == nil {
+		retry, memory := a.applyCardToken(ctx)
 		tok, src := a.initialToken()
+		if memory != "" && src == TokenNone {
+			tok, src = memory, TokenMemory
+			a.hub.Update(func(st *Status) { st.Token = src })
+		}
+		if retry != "" && src == TokenNone {
+			go a.retryCardToken(ctx, retry)
+		}
 		go func() {
 			a.runner.run(ctx, tok, src, a.currentSettings())
 			close(runnerDone)

@@ -41,6 +41,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		egaroucid = fl.String("egaroucid", "", "path of an Egaroucid console binary, offered for std on the settings page")
 		leds      = fl.Bool("indicators", OnDevice, "drive the LEDs and the display (GPIO/I2C)")
 		drain     = fl.Duration("drain", DefaultDrain, "longest wait for moves in flight on SIGTERM")
+		card      = fl.String("boot-partition", defCardFlag(), "FAT file system looked at for "+BootTokenFileName+" at start: auto (the boot disk's partition 1), a device or image path, or none")
 	)
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,6 +91,13 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		Logger:             log,
 		Drain:              *drain,
 	}
+	switch *card {
+	case "", "none":
+	case "auto":
+		cfg.CardToken = BootPartition{}
+	default:
+		cfg.CardToken = BootPartition{Path: *card}
+	}
 	if *leds {
 		ind := NewGPIOIndicators(ctx, log)
 		defer ind.Close()
@@ -119,4 +127,13 @@ func ensurePCPassword(path string, log *slog.Logger) (string, error) {
 	}
 	log.Info("admin password created (user gokrazy); read it from the file", "file", path)
 	return path, nil
+}
+
+// defCardFlag is -boot-partition's default: the boot disk on the device,
+// none on a PC.
+func defCardFlag() string {
+	if OnDevice {
+		return "auto"
+	}
+	return "none"
 }

@@ -76,26 +76,16 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 	}
 	a.tokenMu.Lock()
 	defer a.tokenMu.Unlock()
-	cctx, cancel := context.WithTimeout(ctx, tokenCheckTimeout)
-	info, err := a.checker.CheckToken(cctx, tok)
-	cancel()
+	info, src, rejected, err := a.checkAndSaveLocked(ctx, tok, "a pasted token")
 	switch {
-	case errors.Is(err, ErrTokenRejected):
-		a.log.Warn("a pasted token was rejected by FlipSight")
+	case rejected:
 		return "FlipSight rejected this token (invalid bot credential). Create a new one on your bot's page and paste it whole. Nothing was saved.", false
 	case err != nil:
-		msg := redact(err.Error(), tok)
-		a.log.Warn("could not check a pasted token", "err", msg)
-		return "Could not check the token with FlipSight: " + msg + ". Nothing was saved; check the network and try again.", false
+		return "Could not check the token with FlipSight: " + err.Error() + ". Nothing was saved; check the network and try again.", false
 	}
-	src := TokenStored
 	notice := fmt.Sprintf("Token accepted for bot %s and saved. The bot is connecting.", info.Name)
-	if err := a.tokens.Save(tok); err != nil {
-		src = TokenMemory
-		a.log.Error("token checked but not saved", "err", redact(err.Error(), tok))
-		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s). The bot runs until the next restart.", info.Name, redact(err.Error(), tok))
-	} else {
-		a.log.Info("token saved", "bot", info.Name)
+	if src == TokenMemory {
+		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (the storage is missing or read-only). The bot runs until the next restart.", info.Name)
 	}
 	if a.envToken != "" {
 		notice += " FS_BOT_TOKEN is set in the environment and stays in effect."
@@ -109,6 +99,38 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 	})
 	a.runner.setToken(a.ctx, tok, src)
 	return notice, true
+}
+
+// checkAndSave checks tok with FlipSight (what names it in the log) and
+// saves it to the store. rejected reports FlipSight's refusal; err, with the
+// token redacted, a failure to check it. src is TokenStored, or TokenMemory
+// when the check passed but /perm could not keep the token.
+func (a *app) checkAndSave(ctx context.Context, tok, what string) (info BotInfo, src TokenSource, rejected bool, err error) {
+	a.tokenMu.Lock()
+	defer a.tokenMu.Unlock()
+	return a.checkAndSaveLocked(ctx, tok, what)
+}
+
+// checkAndSaveLocked is checkAndSave with tokenMu held.
+func (a *app) checkAndSaveLocked(ctx context.Context, tok, what string) (BotInfo, TokenSource, bool, error) {
+	cctx, cancel := context.WithTimeout(ctx, tokenCheckTimeout)
+	info, err := a.checker.CheckToken(cctx, tok)
+	cancel()
+	switch {
+	case errors.Is(err, ErrTokenRejected):
+		a.log.Warn(what + " was rejected by FlipSight")
+		return info, TokenNone, true, err
+	case err != nil:
+		err = errors.New(redact(err.Error(), tok))
+		a.log.Warn("could not check "+what, "err", err)
+		return info, TokenNone, false, err
+	}
+	if err := a.tokens.Save(tok); err != nil {
+		a.log.Error("token checked but not saved", "err", redact(err.Error(), tok))
+		return info, TokenMemory, false, nil
+	}
+	a.log.Info("token saved", "bot", info.Name)
+	return info, TokenStored, false, nil
 }
 
 // redact removes tok from s (errors of lower layers should never hold it;

@@ -133,14 +133,16 @@ type Status struct {
 	Online    bool        `json:"online"`
 	// NetworkDown is set by the bot runner when the last attempt to reach
 	// the server failed at the network level.
-	NetworkDown bool      `json:"network_down"`
-	Rejected    bool      `json:"token_rejected"`
-	Matches     []Match   `json:"matches"`
-	Results     []Result  `json:"recent_results"`
-	Engine      Engine    `json:"engine"`
-	Device      Device    `json:"device"`
-	Storage     Storage   `json:"storage"`
-	Updated     time.Time `json:"updated"`
+	NetworkDown bool     `json:"network_down"`
+	Rejected    bool     `json:"token_rejected"`
+	Matches     []Match  `json:"matches"`
+	Results     []Result `json:"recent_results"`
+	Engine      Engine   `json:"engine"`
+	Device      Device   `json:"device"`
+	Storage     Storage  `json:"storage"`
+	// Card is the token file on the SD card's boot partition, if any.
+	Card    CardToken `json:"card_token_file"`
+	Updated time.Time `json:"updated"`
 
 	// PairingCode is shown on the display and in the log while setup is
 	// needed; never in /api/status.

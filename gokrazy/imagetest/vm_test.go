@@ -1,0 +1,185 @@
+package imagetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/gokrazy/disk"
+	"flipbot.dev/flipbot/gokrazy/instance"
+	"flipbot.dev/flipbot/gokrazy/vm"
+)
+
+// TestOfflineVM builds the offline VM image (flipbot-arena inside, on the
+// device's loopback) and boots it under qemu-system-aarch64 twice, walking
+// both of an owner's first-boot paths and a gok update in each:
+//   - pairing: the setup page answers, the pairing code is read from
+//     gokrazy's log, the token is posted, the bot goes online and plays;
+//   - card: a flipbot-token.txt copied onto the boot partition (as from a
+//     laptop) puts the bot online with no setup page.
+//
+// After gok update (with a changed flag) the bot is online again with its
+// stored token and no setup page; the VM then powers off cleanly.
+func TestOfflineVM(t *testing.T) {
+	need(t, "gok", "qemu-system-aarch64", vm.Firmware, "mcopy", "/sbin/debugfs")
+	dir := t.TempDir()
+	ports := vm.Config{}
+	require.NoError(t, ports.Ports())
+	vars := []string{"OFFLINE=1", fmt.Sprintf("VM_HTTP_PORT=%d", ports.HTTPPort)}
+	base := filepath.Join(dir, "base.img")
+	took := makeTarget(t, "vm-image", append(vars, "VM_IMG="+base)...)
+	t.Logf("make vm-image OFFLINE=1: %.1f s", took.Seconds())
+	password, err := vm.Password("flipbot")
+	require.NoError(t, err)
+
+	t.Run("pairing", func(t *testing.T) {
+		img := copyImage(t, base, filepath.Join(dir, "pairing.img"))
+		g := boot(t, img, ports, password)
+		o := newOwner(t, g.v.AppURL())
+
+		code := g.pairingCode(t, 3*time.Minute)
+		t.Logf("pairing code read from gokrazy's log %.0f s after power-on", time.Since(g.start).Seconds())
+		o.setup(code, instance.OfflineToken)
+		st := o.waitFor("online and in a match", 4*time.Minute, func(s status) bool {
+			return s.Online && s.Token == "stored" && len(s.Matches) > 0
+		})
+		t.Logf("online and playing %s (match %d) %.0f s after power-on", st.Matches[0].Mode, st.Matches[0].ID, time.Since(g.start).Seconds())
+
+		g.update(t, vars, o)
+		g.powerOff(t)
+	})
+
+	t.Run("card", func(t *testing.T) {
+		img := copyImage(t, base, filepath.Join(dir, "card.img"))
+		boot1, err := disk.PartitionOf(img, disk.BootPartition)
+		require.NoError(t, err)
+		card := fmt.Sprintf("%s@@%d", img, boot1.Offset)
+		tok := filepath.Join(dir, "flipbot-token.txt")
+		// As Notepad writes it: a byte-order mark and CRLF.
+		require.NoError(t, os.WriteFile(tok, []byte("\xef\xbb\xbf"+instance.OfflineToken+"\r\n"), 0o644))
+		runCmd(t, "mcopy", "-i", card, tok, "::flipbot-token.txt")
+
+		g := boot(t, img, ports, password)
+		o := newOwner(t, g.v.AppURL())
+		st := o.waitFor("online from the card's token file", 4*time.Minute, func(s status) bool {
+			return s.Online && s.Token == "stored"
+		})
+		t.Logf("online from the token file %.0f s after power-on (state %s)", time.Since(g.start).Seconds(), st.State)
+		_, body, err := o.get("/")
+		require.NoError(t, err)
+		assert.NotContains(t, body, `name="code"`, "no setup page")
+		assert.Contains(t, body, "flipbot-token.txt", "the status page says the token file is on the card")
+		for _, l := range g.log.Lines() {
+			assert.NotContains(t, l, instance.OfflineToken, "the token is never logged")
+		}
+
+		g.update(t, vars, o)
+		g.powerOff(t)
+		out, err := exec.Command("mdir", "-b", "-i", card, "::").CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.NotContains(t, strings.ToLower(string(out)), "flipbot-token.txt", "gok update rewrote the boot partition")
+	})
+}
+
+// guest is a booted VM under test.
+type guest struct {
+	v        *vm.VM
+	start    time.Time
+	password string
+	log      *vm.LogFollower
+	codes    chan string
+	cancel   context.CancelFunc
+}
+
+func copyImage(t *testing.T, src, dst string) string {
+	t.Helper()
+	runCmd(t, "cp", "--sparse=always", src, dst)
+	return dst
+}
+
+func boot(t *testing.T, img string, ports vm.Config, password string) *guest {
+	t.Helper()
+	serial, err := os.Create(img + ".serial.log")
+	require.NoError(t, err)
+	t.Cleanup(func() { serial.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := ports
+	cfg.Image, cfg.Serial = img, serial
+	g := &guest{start: time.Now(), password: password, codes: make(chan string, 16), cancel: cancel}
+	g.v, err = vm.Start(ctx, cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		select {
+		case <-g.v.Done():
+		default:
+			g.v.Kill()
+			b, _ := os.ReadFile(serial.Name())
+			t.Logf("serial console (last lines):\n%s", tail(string(b), 40))
+		}
+		cancel()
+	})
+	g.log = g.v.Follow(ctx, password, "/user/flipbot", "stderr", func(line string) {
+		if c := vm.PairingCode(line); c != "" {
+			select {
+			case g.codes <- c:
+			default:
+			}
+		}
+	})
+	wctx, wcancel := context.WithTimeout(ctx, 4*time.Minute)
+	defer wcancel()
+	require.NoError(t, vm.WaitHTTP(wctx, g.v.AppURL()+"/"))
+	t.Logf("flipbot's page answered %.0f s after power-on", time.Since(g.start).Seconds())
+	return g
+}
+
+func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {
+	t.Helper()
+	select {
+	case c := <-g.codes:
+		return c
+	case <-time.After(timeout):
+		t.Fatalf("no pairing code in gokrazy's log after %s; log:\n%s", timeout, tail(strings.Join(g.log.Lines(), "\n"), 30))
+		return ""
+	}
+}
+
+// update runs gok update into the guest with a changed flag, and checks
+// that the new build runs with it and the bot is back online with its
+// stored token and no setup page.
+func (g *guest) update(t *testing.T, vars []string, o *owner) {
+	t.Helper()
+	start := time.Now()
+	took := makeTarget(t, "vm-update", append(vars, "FLIPBOT_FLAGS=-drain=9s")...)
+	t.Logf("gok update: %.0f s", took.Seconds())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	require.NoError(t, vm.WaitHTTP(ctx, g.v.AppURL()+"/"))
+	svc, err := g.v.Service(ctx, g.password, "/user/flipbot")
+	require.NoError(t, err)
+	assert.Contains(t, svc.Args, "-drain=9s", "the updated build runs with the changed flag")
+	o.waitFor("online again after the update, with the stored token", 4*time.Minute, func(s status) bool {
+		return s.Online && s.Token == "stored"
+	})
+	_, body, err := o.get("/")
+	require.NoError(t, err)
+	assert.NotContains(t, body, `name="code"`, "no setup page after the update")
+	t.Logf("online again %.0f s after the update began", time.Since(start).Seconds())
+}
+
+func (g *guest) powerOff(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	start := time.Now()
+	require.NoError(t, g.v.PowerOff(ctx, g.password), "a clean power-off")
+	t.Logf("powered off in %.0f s", time.Since(start).Seconds())
+}
