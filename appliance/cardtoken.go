@@ -133,7 +133,9 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 			return "", ""
 		}
 	}
-	a.hub.Update(func(st *Status) { st.Card = CardToken{Present: true, Message: "Checking the card's token with FlipSight…"} })
+	a.hub.Update(func(st *Status) {
+		st.Card = CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
+	})
 	info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
 	switch {
 	case rejected:
