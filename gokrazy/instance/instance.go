@@ -25,7 +25,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 )
 
 // Import paths of flipbot's packages in the instance.
@@ -283,16 +282,4 @@ func FlipbotFlags(raw []byte) ([]string, error) {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	return cfg.PackageConfig[FlipbotPackage].CommandLineFlags, nil
-}
-
-// HasFlag reports whether flags set the flag name (either -name or --name,
-// with or without =value).
-func HasFlag(flags []string, name string) bool {
-	for _, f := range flags {
-		f = strings.TrimLeft(f, "-")
-		if f == name || strings.HasPrefix(f, name+"=") {
-			return true
-		}
-	}
-	return false
 }
