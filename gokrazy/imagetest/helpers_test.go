@@ -14,11 +14,32 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 )
+
+// The package's scratch directory (made by TestMain) and the Egaroucid
+// stage built once in it.
+var (
+	scratch   string
+	stageOnce sync.Once
+	stageDir  string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "flipbot-imagetest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	scratch = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // repoRoot is the repository's top directory.
 func repoRoot(t *testing.T) string {

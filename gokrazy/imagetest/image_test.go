@@ -2,6 +2,7 @@ package imagetest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -70,6 +71,28 @@ func TestImageRefusesBadTokenFile(t *testing.T) {
 	assert.NotContains(t, out, "fsbm_0123456789abcdef")
 }
 
+// egaroucidStage builds Egaroucid once for the package's tests (the VM
+// test puts it into the image), or returns "" when it cannot be built here.
+func egaroucidStage(t *testing.T) string {
+	t.Helper()
+	stageOnce.Do(func() {
+		src := filepath.Join(repoRoot(t), "..", "shared", "engines", "egaroucid-7.8")
+		if _, err := os.Stat(filepath.Join(src, "src", "Egaroucid_for_Console.cpp")); err != nil {
+			return
+		}
+		for _, c := range []string{"aarch64-linux-gnu-g++", "qemu-aarch64"} {
+			if _, err := exec.LookPath(c); err != nil {
+				return
+			}
+		}
+		dir := filepath.Join(scratch, "egaroucid")
+		took := makeTarget(t, "egaroucid", "EGAROUCID_SRC="+src, "EGAROUCID_STAGE="+dir)
+		t.Logf("make egaroucid: %.0f s", took.Seconds())
+		stageDir = dir
+	})
+	return stageDir
+}
+
 // TestEgaroucidRecipe cross-compiles Egaroucid for linux/arm64 with make
 // egaroucid from the sources in ../shared/engines, and plays a move with it
 // under qemu-aarch64 (with the stand-in evaluation there).
@@ -79,9 +102,7 @@ func TestEgaroucidRecipe(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(src, "src", "Egaroucid_for_Console.cpp")); err != nil {
 		t.Skipf("SKIPPED: no Egaroucid source tree at %s", src)
 	}
-	stage := filepath.Join(t.TempDir(), "stage")
-	took := makeTarget(t, "egaroucid", "EGAROUCID_SRC="+src, "EGAROUCID_STAGE="+stage)
-	t.Logf("make egaroucid: %.0f s", took.Seconds())
+	stage := egaroucidStage(t)
 	bin := filepath.Join(stage, "Egaroucid_for_Console")
 	info := runCmd(t, "file", bin)
 	assert.Contains(t, info, "ARM aarch64")
@@ -92,7 +113,7 @@ func TestEgaroucidRecipe(t *testing.T) {
 	// The start position, black to move: Egaroucid must answer a legal
 	// opening move (d3, c4, f5 or e6).
 	board := strings.Repeat(".", 27) + "OX" + strings.Repeat(".", 6) + "XO" + strings.Repeat(".", 27)
-	out := runWithInput(t, "setboard "+board+" X\ngo\nquit\n", "qemu-aarch64", bin, "-quiet", "-noboard", "-nobook", "-hash", "20", "-t", "1")
+	out := runWithInput(t, "setboard "+board+" X\ngo\nquit\n", "qemu-aarch64", bin, "-quiet", "-noboard", "-nobook", "-l", "1", "-hash", "20", "-t", "1")
 	t.Logf("egaroucid under qemu-aarch64: %q", out)
 	found := false
 	for _, m := range []string{"d3", "c4", "f5", "e6", "D3", "C4", "F5", "E6"} {

@@ -3,6 +3,8 @@ package imagetest
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +36,8 @@ func TestOfflineVM(t *testing.T) {
 	ports := vm.Config{}
 	require.NoError(t, ports.Ports())
 	vars := []string{"OFFLINE=1", fmt.Sprintf("VM_HTTP_PORT=%d", ports.HTTPPort)}
+	stage := egaroucidStage(t)
+	vars = append(vars, "EGAROUCID_STAGE="+stage) // "" leaves Egaroucid out
 	base := filepath.Join(dir, "base.img")
 	took := makeTarget(t, "vm-image", append(vars, "VM_IMG="+base)...)
 	t.Logf("make vm-image OFFLINE=1: %.1f s", took.Seconds())
@@ -52,6 +56,18 @@ func TestOfflineVM(t *testing.T) {
 			return s.Online && s.Token == "stored" && len(s.Matches) > 0
 		})
 		t.Logf("online and playing %s (match %d) %.0f s after power-on", st.Matches[0].Mode, st.Matches[0].ID, time.Since(g.start).Seconds())
+
+		if stage != "" {
+			req, err := http.NewRequest(http.MethodGet, g.v.AppURL()+"/settings", nil)
+			require.NoError(t, err)
+			req.SetBasicAuth("gokrazy", password)
+			resp, err := o.c.Do(req)
+			require.NoError(t, err)
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			require.Equal(t, http.StatusOK, resp.StatusCode, "the settings page opens with gok's password")
+			assert.Contains(t, string(b), `<option value="egaroucid"`, "the image's Egaroucid is offered for std")
+		}
 
 		g.update(t, vars, o)
 		g.powerOff(t)
