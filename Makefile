@@ -133,6 +133,7 @@ imagetool:
 image: gok-check imagetool
 	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT)
 	$(GOK) -i ./build/gokrazy/flipbot overwrite --full $(IMG) --target_storage_bytes=$(IMAGE_SIZE)
+	$(IMAGETOOL) boot $(IMG)
 	$(IMAGETOOL) perm $(IMG) $(TOKEN_OPT)
 	@echo "$(IMG) is ready: write it to an SD card (make overwrite DRIVE=/dev/sdX does both), or copy flipbot-token.txt onto its boot partition first"
 
@@ -141,6 +142,7 @@ overwrite: gok-check imagetool
 	$(IMAGETOOL) drive $(DRIVE)
 	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT)
 	$(GOK) -i ./build/gokrazy/flipbot overwrite --full $(DRIVE)
+	$(SUDO) $(IMAGETOOL) boot $(DRIVE)
 	$(SUDO) $(IMAGETOOL) perm $(DRIVE) $(TOKEN_OPT)
 
 update: gok-check imagetool
@@ -150,6 +152,7 @@ update: gok-check imagetool
 vm-image: gok-check imagetool
 	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm $(if $(OFFLINE),-offline) -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
 	$(GOK) -i ./build/gokrazy/flipbot-vm overwrite --full $(VM_IMG) --target_storage_bytes=$(IMAGE_SIZE)
+	$(IMAGETOOL) boot $(VM_IMG)
 	$(IMAGETOOL) perm $(VM_IMG) $(TOKEN_OPT)
 
 vm: vm-image

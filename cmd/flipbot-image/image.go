@@ -61,22 +61,34 @@ func readTokenFile(p string) (string, error) {
 
 // permLocation is /perm of an image file, or partition 4 of a drive.
 func permLocation(target string) (disk.Location, error) {
+	return partLocation(target, disk.PermPartition)
+}
+
+// partLocation is partition n of an image file or of a drive.
+func partLocation(target string, n int) (disk.Location, error) {
 	fi, err := os.Stat(target)
 	if err != nil {
 		return disk.Location{}, err
 	}
 	if fi.Mode().IsRegular() {
-		return disk.PartitionOf(target, disk.PermPartition)
+		return disk.PartitionOf(target, n)
 	}
 	// A card just written: wait for the kernel to show its new partitions.
-	part := disk.Drive{Path: target}.PartitionPath(disk.PermPartition)
+	part := disk.Drive{Path: target}.PartitionPath(n)
 	for i := 0; i < 50; i++ {
 		if _, err := os.Stat(part); err == nil {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return disk.Location{Path: part}, nil
+	loc := disk.Location{Path: part}
+	if n == disk.BootPartition {
+		// mformat needs the size: read it from the drive's table.
+		if p, err := disk.PartitionOf(target, n); err == nil {
+			loc.Size = p.Size
+		}
+	}
+	return loc, nil
 }
 
 func cmdPerm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -114,6 +126,31 @@ func cmdPerm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	return nil
 }
 
+func cmdBoot(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("boot", flag.ContinueOnError)
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: flipbot-image boot IMG|DEVICE")
+		return errUsage
+	}
+	loc, err := partLocation(pos[0], disk.BootPartition)
+	if err != nil {
+		return err
+	}
+	if err := disk.RoomyBoot(ctx, loc); err != nil {
+		return err
+	}
+	free, err := disk.BootFree(ctx, loc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "boot partition: rebuilt to fill its partition, %d MB free for %s\n", free>>20, appliance.BootTokenFileName)
+	return nil
+}
+
 func cmdCheck(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	vmImage := fs.Bool("vm", false, "a VM image (no Pi firmware, no config.txt lines)")
@@ -127,7 +164,7 @@ func cmdCheck(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "usage: flipbot-image check IMG [-vm] [-offline] [-token-file F]")
 		return errUsage
 	}
-	want := disk.Expect{Binaries: []string{"flipbot"}, GOARCH: "arm64", PermExt4: true}
+	want := disk.Expect{Binaries: []string{"flipbot"}, GOARCH: "arm64", PermExt4: true, BootFree: 1 << 20}
 	if !*vmImage && !*offline {
 		want.ConfigLines = []string{"dtparam=i2c_arm=on"}
 	}

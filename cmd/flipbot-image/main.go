@@ -1,10 +1,12 @@
 // Command flipbot-image is the Makefile's helper for the gokrazy appliance
 // image: it derives the instance to build (Pi, VM, offline VM, with or
-// without Egaroucid) from gokrazy/flipbot, makes /perm and pre-provisions
+// without Egaroucid) from gokrazy/flipbot, gives the FAT boot partition
+// room for a token file (gok writes it full), makes /perm and pre-provisions
 // the token in an image or on a card, reads an image back to check it,
 // guards `make overwrite`, and boots an image under qemu.
 //
 //	flipbot-image instance -o DIR [-vm] [-offline] [-update-host H] [-egaroucid DIR] [-flag F]...
+//	flipbot-image boot IMG|DEVICE
 //	flipbot-image perm IMG|DEVICE [-token-file F]
 //	flipbot-image check IMG [-vm] [-offline] [-token-file F]
 //	flipbot-image drive DEVICE [-yes]
@@ -41,6 +43,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmds := map[string]func(context.Context, []string, io.Reader, io.Writer, io.Writer) error{
 		"instance": cmdInstance,
 		"perm":     cmdPerm,
+		"boot":     cmdBoot,
 		"check":    cmdCheck,
 		"drive":    cmdDrive,
 		"vm":       cmdVM,

@@ -17,6 +17,9 @@ type Expect struct {
 	// ConfigLines must each be a line of the boot partition's config.txt
 	// (e.g. dtparam=i2c_arm=on); none on a VM image, which has no Pi firmware.
 	ConfigLines []string
+	// BootFree is the free space the boot file system must have (for a
+	// token file a laptop adds), 0 for no check.
+	BootFree int64
 	// Binaries are programs under /user in the root file system (e.g.
 	// flipbot); each must be a Go program built for GOARCH with the gokrazy
 	// build tag.
@@ -69,6 +72,13 @@ func Check(ctx context.Context, img string, want Expect) ([]Finding, error) {
 			}
 			add("config.txt has "+line, e)
 		}
+	}
+	if want.BootFree > 0 {
+		free, err := BootFree(ctx, loc(BootPartition))
+		if err == nil && free < want.BootFree {
+			err = fmt.Errorf("%d bytes free, want %d", free, want.BootFree)
+		}
+		add("boot partition has room for flipbot-token.txt", err)
 	}
 	if len(want.Binaries) > 0 {
 		dir, err := os.MkdirTemp("", "flipbot-root-*")

@@ -38,6 +38,7 @@ func TestPiImage(t *testing.T) {
 	for _, want := range []string{
 		"ok   partition table",
 		"ok   config.txt has dtparam=i2c_arm=on",
+		"ok   boot partition has room for flipbot-token.txt",
 		"ok   root file system: /user/flipbot for arm64 with the gokrazy tag",
 		"ok   /perm is ext4",
 		"ok   /perm/home/flipbot/fs_bot_token: 0600, root, expected content",
