@@ -99,24 +99,10 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 	key := t.key8(p, o, pl, ol, n)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {
-		lo, hi, usable := e.lower, e.upper, false
-		switch {
-		case e.kind == kindEnd:
-			lo, hi, usable = lo*eval.Disc, hi*eval.Disc, true
-		case e.kind == kindMid && e.depth >= depth:
-			usable = true
-		}
-		if usable {
-			if lo >= beta {
-				return lo
-			}
-			if hi <= alpha {
-				return hi
-			}
-			if lo == hi {
-				return lo
-			}
-			alpha, beta = max(alpha, lo), min(beta, hi)
+		var v int
+		var cut bool
+		if alpha, beta, v, cut = e.window(eval.Disc, depth, alpha, beta); cut {
+			return v
 		}
 		ttMove = e.move
 	}

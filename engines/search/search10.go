@@ -13,23 +13,6 @@ import (
 // reaches the end calls the exact solver.
 const midSolve10 = 10
 
-// move10 is a 10×10 move in a move list.
-type move10 struct {
-	flips othello.Bits
-	sq    int
-	key   int
-}
-
-func pickBest10(list []move10, i int) {
-	b := i
-	for j := i + 1; j < len(list); j++ {
-		if list[j].key > list[b].key {
-			b = j
-		}
-	}
-	list[i], list[b] = list[b], list[i]
-}
-
 // play10 returns the position after p plays sq flipping f, from the
 // opponent's side: (new player, new opponent).
 func play10(p, o othello.Bits, sq int, f othello.Bits) (othello.Bits, othello.Bits) {
@@ -83,29 +66,6 @@ func (t *thread) moveList10(buf []move10, p, o, moves othello.Bits, ttMove int, 
 	return list
 }
 
-// probe10 applies a table entry: it returns a cutoff score and true, or the
-// narrowed window and the entry's move.
-func probeWindow(e entry, scale, depth, alpha, beta int) (int, int, int, bool) {
-	lo, hi := e.lower, e.upper
-	switch {
-	case e.kind == kindEnd:
-		lo, hi = lo*scale, hi*scale
-	case e.kind == kindMid && e.depth >= depth && scale == eval.Disc:
-	default:
-		return alpha, beta, 0, false
-	}
-	if lo >= beta {
-		return alpha, beta, lo, true
-	}
-	if hi <= alpha {
-		return alpha, beta, hi, true
-	}
-	if lo == hi {
-		return alpha, beta, lo, true
-	}
-	return max(alpha, lo), min(beta, hi), 0, false
-}
-
 // solve10 is the exact 10×10 solver (discs), fail-soft in (alpha, beta).
 func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	t.nodes++
@@ -130,12 +90,10 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	if useTable {
 		key = t.key10(p, o)
 		if e, ok := t.tt.probe(key); ok {
-			a, b, v, cut := probeWindow(e, 1, 0, alpha, beta)
-			if cut {
+			var v int
+			var cut bool
+			if alpha, beta, v, cut = e.window(1, 0, alpha, beta); cut {
 				return v
-			}
-			if e.kind == kindEnd {
-				alpha, beta = a, b
 			}
 			ttMove = e.move
 		}
@@ -144,7 +102,7 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	list := t.moveList10(buf[:], p, o, moves, ttMove, false)
 	best, bestMove := -inf, -1
 	for i := range list {
-		pickBest10(list, i)
+		pickBest(list, i)
 		mv := &list[i]
 		np, no := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
@@ -184,9 +142,6 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 // each empty square in turn instead of building a move list.
 const endShallow10 = 6
 
-// board10 is every square of the 10×10 board.
-var board10 = othello.Bits{Lo: ^uint64(0), Hi: 1<<36 - 1}
-
 // solveShallow10 is the 10×10 solver near the end: each empty square is
 // tried directly (Flips10 tells whether it is legal), no table.
 func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool) int {
@@ -194,7 +149,7 @@ func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool)
 	if t.poll() {
 		return 0
 	}
-	empty := board10.AndNot(p.Or(o).Or(t.blocked))
+	empty := othello.Board10().AndNot(p.Or(o).Or(t.blocked))
 	if empty.IsZero() {
 		return t.endScore10(p, o, 0)
 	}
@@ -267,11 +222,11 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	key := t.key10(p, o)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {
-		a, b, v, cut := probeWindow(e, eval.Disc, depth, alpha, beta)
-		if cut {
+		var v int
+		var cut bool
+		if alpha, beta, v, cut = e.window(eval.Disc, depth, alpha, beta); cut {
 			return v
 		}
-		alpha, beta = a, b
 		ttMove = e.move
 	}
 	if ttMove < 0 && depth >= 5 {
@@ -287,7 +242,7 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	list := t.moveList10(buf[:], p, o, moves, ttMove, depth >= 3)
 	best, bestMove := -inf, -1
 	for i := range list {
-		pickBest10(list, i)
+		pickBest(list, i)
 		mv := &list[i]
 		np, no := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
@@ -321,13 +276,6 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	return best
 }
 
-// rootMove10 is a 10×10 root move with its last score.
-type rootMove10 struct {
-	sq    int
-	flips othello.Bits
-	score int
-}
-
 func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
 	var list []rootMove10
 	moves := othello.Legal10(p, o, t.blocked)
@@ -338,18 +286,8 @@ func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
 		np, no := play10(p, o, sq, f)
 		list = append(list, rootMove10{sq: sq, flips: f, score: -t.ev10.Score10(np, no)})
 	}
-	for i := 1; i < len(list); i++ {
-		for k := i; k > 0 && list[k].score > list[k-1].score; k-- {
-			list[k], list[k-1] = list[k-1], list[k]
-		}
-	}
-	if t.id > 0 && len(list) >= 3 {
-		k := 1 + (t.id-1)%(len(list)-1)
-		rest := append([]rootMove10(nil), list[1:]...)
-		for i := range rest {
-			list[1+i] = rest[(i+k-1)%len(rest)]
-		}
-	}
+	sortRoot(list)
+	rotate(list, t.id)
 	return list
 }
 
@@ -469,27 +407,7 @@ func (t *thread) solveRoot10(p, o othello.Bits, first int) {
 
 // pv10 follows the table's best moves from the root move first.
 func (t *thread) pv10(p, o othello.Bits, first, maxLen int) []int {
-	pv := []int{first}
-	mv := first
-	for len(pv) < maxLen {
-		p, o = play10(p, o, mv, othello.Flips10(p, o, mv))
-		moves := othello.Legal10(p, o, t.blocked)
-		if moves.IsZero() {
-			if othello.Legal10(o, p, t.blocked).IsZero() {
-				break
-			}
-			pv = append(pv, othello.Pass)
-			p, o = o, p
-			moves = othello.Legal10(p, o, t.blocked)
-		}
-		e, ok := t.tt.probe(t.key10(p, o))
-		if !ok || e.move < 0 || !moves.Has(e.move) {
-			break
-		}
-		mv = e.move
-		pv = append(pv, mv)
-	}
-	return pv
+	return followPV(t, &pvPos10{p: p, o: o, blocked: t.blocked}, first, maxLen)
 }
 
 // search10 searches a 10×10 position.
