@@ -297,6 +297,15 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 				break
 			}
 		}
+		if i == 0 && n >= splitMin && len(list) > 1 && t.canSplit() {
+			// Young brothers wait: the first move is done, an idle
+			// thread may take the others.
+			best, bestMove = t.split(p, o, capsFree, capsFree, alpha, beta, best, bestMove, list[1:])
+			if t.aborted {
+				return 0
+			}
+			break
+		}
 	}
 	if n >= endTable {
 		e := entry{lower: -64, upper: 64, move: bestMove, depth: n, kind: kindEnd}

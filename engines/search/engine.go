@@ -281,18 +281,29 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 // guess its score and fill the table with first moves.
 var exactPreDepth = 8
 
-// solveRootPhase8 runs an exact root solve: on one thread alone, or on the
-// main thread handing root moves to the helpers.
+// solveRootPhase8 runs an exact root solve: on one thread alone, or with
+// the helpers sharing the work by YBWC (ybwc.go).
 func solveRootPhase8(j *job, threads []*thread, p, o uint64, pl, ol, first, guess int) {
-	var sp *splitter
+	var y *ybwc
 	if len(threads) > 1 {
-		sp = newSplitter(len(threads) - 1)
+		y = newYBWC()
 	}
+	for _, t := range threads {
+		t.yb, t.sp = y, nil
+	}
+	defer func() {
+		for _, t := range threads {
+			t.yb = nil
+		}
+	}()
 	runPhase(j, threads, func(t *thread) {
 		if t.id == 0 {
-			t.solveRoot8(p, o, pl, ol, first, guess, sp)
+			if y != nil {
+				defer y.shutdown()
+			}
+			t.solveRoot8(p, o, pl, ol, first, guess)
 		} else {
-			t.help(sp)
+			t.help(y)
 		}
 	})
 }

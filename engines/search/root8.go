@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/bits"
+	"slices"
 
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
@@ -160,13 +161,9 @@ var aspiration = 8
 // unless the phase ends first. first, when a root move, is searched first;
 // the others are ordered by a shallow search. guess, when in −64…64, is the
 // expected score: the search starts with a narrow window around it.
-//
-// With a splitter (several threads), only the main thread runs this: the
-// helpers take root moves from it (see split.go).
-func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int, sp *splitter) {
-	if sp != nil {
-		defer close(sp.quit)
-	}
+// Only the main thread runs it; on several threads, the helpers take work
+// from it by YBWC (ybwc.go), from the root down.
+func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 	list := t.rootMoves8(p, o, pl, ol)
 	if len(list) == 0 {
 		return
@@ -197,11 +194,7 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int, sp *splitter)
 	}
 	var v int
 	for {
-		if sp != nil {
-			v = t.splitWindow8(sp, list, p, o, pl, ol, lo, hi)
-		} else {
-			v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
-		}
+		v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
 		if t.aborted {
 			return
 		}
@@ -248,6 +241,21 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 			if v >= beta {
 				break
 			}
+		}
+		if i == 0 && len(list) > 1 && t.canSplit() {
+			// Young brothers wait: the first move is done, share the
+			// others in their order.
+			rest := make([]move8, len(list)-1)
+			for k, mv := range list[1:] {
+				rest[k] = move8{flips: mv.flips, sq: mv.sq, key: -k}
+			}
+			var bm int
+			best, bm = t.split(p, o, pl, ol, alpha, beta, best, list[0].sq, rest)
+			if t.aborted {
+				return best
+			}
+			bi = slices.IndexFunc(list, func(m rootMove) bool { return m.sq == bm })
+			break
 		}
 	}
 	if bi > 0 {
