@@ -229,6 +229,12 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 		}
 		ttMove = e.move
 	}
+	if t.probCut10(p, o, n, depth, alpha, beta, passed) {
+		if t.aborted {
+			return 0
+		}
+		return t.cutValue
+	}
 	if ttMove < 0 && depth >= 5 {
 		t.mid10(p, o, depth-3, alpha, beta, passed)
 		if t.aborted {
@@ -274,6 +280,27 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	}
 	t.tt.store(key, e)
 	return best
+}
+
+// probCut10 is probCut8 for mid10.
+func (t *thread) probCut10(p, o othello.Bits, n, depth, alpha, beta int, passed bool) bool {
+	if depth < probCutMinDepth || depth >= n || beta-alpha != 1 {
+		return false
+	}
+	c, ok := t.mpc.cell(n, depth)
+	if !ok {
+		return false
+	}
+	lo, hi := c.bounds(alpha, beta)
+	if v := t.mid10(p, o, c.shallow, hi-1, hi, passed); v >= hi || t.aborted {
+		t.cutValue = beta
+		return true
+	}
+	if v := t.mid10(p, o, c.shallow, lo, lo+1, passed); v <= lo || t.aborted {
+		t.cutValue = alpha
+		return true
+	}
+	return false
 }
 
 func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {

@@ -23,6 +23,10 @@ type thread struct {
 	anti, toWinner bool
 	// blocked is the 10×10 board's unusable squares (octagon).
 	blocked othello.Bits
+	// mpc is the mode's Multi-ProbCut model (nil: off); cutValue is the
+	// value of the last cut.
+	mpc      *probCutModel
+	cutValue int
 	// id is the thread's number in its search; 0 is the main thread.
 	id    int
 	nodes uint64
