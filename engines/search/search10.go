@@ -75,7 +75,7 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	n := t.empties10(p, o)
 	if n <= endShallow10 {
 		t.nodes--
-		return t.solveShallow10(p, o, alpha, beta, passed)
+		return t.solveShallow10(p, o, alpha, beta, passed, othello.Board10().AndNot(p.Or(o).Or(t.blocked)), n)
 	}
 	moves := othello.Legal10(p, o, t.blocked)
 	if moves.IsZero() {
@@ -142,44 +142,114 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 // each empty square in turn instead of building a move list.
 const endShallow10 = 6
 
-// solveShallow10 is the 10×10 solver near the end: each empty square is
-// tried directly (Flips10 tells whether it is legal), no table.
-func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool) int {
+// solveShallow10 is the 10×10 solver near the end, n empties (the squares
+// of empty) left: each empty square is tried directly in parity order
+// (quadrants with an odd number of empties first), Flips10 only where an
+// opponent disc is adjacent, no table; the last empty is scored by
+// lastScore10 without making the move.
+func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool, empty othello.Bits, n int) int {
 	t.nodes++
+	switch n {
+	case 0:
+		return t.endScore10(p, o, 0)
+	case 1:
+		return t.lastScore10(p, o, empty.First())
+	}
 	if t.poll() {
 		return 0
 	}
-	empty := othello.Board10().AndNot(p.Or(o).Or(t.blocked))
-	if empty.IsZero() {
-		return t.endScore10(p, o, 0)
-	}
 	best := -inf
-	for e := empty; !e.IsZero(); {
-		sq := e.First()
-		e = e.AndNot(othello.Bit(sq))
-		f := othello.Flips10(p, o, sq)
-		if f.IsZero() {
-			continue
-		}
-		np, no := play10(p, o, sq, f)
-		v := -t.solveShallow10(np, no, -beta, -max(alpha, best), false)
-		if t.aborted {
-			return 0
-		}
-		if v > best {
-			best = v
-			if v >= beta {
-				return v
+	for _, e := range parityOrder10(empty) {
+		for !e.IsZero() {
+			sq := e.First()
+			b := othello.Bit(sq)
+			e = e.AndNot(b)
+			f := flips10(p, o, sq)
+			if f.IsZero() {
+				continue
+			}
+			np, no := play10(p, o, sq, f)
+			v := -t.solveShallow10(np, no, -beta, -max(alpha, best), false, empty.AndNot(b), n-1)
+			if t.aborted {
+				return 0
+			}
+			if v > best {
+				best = v
+				if v >= beta {
+					return v
+				}
 			}
 		}
 	}
 	if best == -inf {
 		if passed {
-			return t.endScore10(p, o, empty.Count())
+			return t.endScore10(p, o, n)
 		}
-		return -t.solveShallow10(o, p, -beta, -alpha, true)
+		return -t.solveShallow10(o, p, -beta, -alpha, true, empty, n)
 	}
 	return best
+}
+
+// lastScore10 is the exact score with one empty square sq left: p plays it
+// if it flips, else the opponent, else nobody; the flips are only counted.
+func (t *thread) lastScore10(p, o othello.Bits, sq int) int {
+	np, no := p.Count(), o.Count()
+	if f := flips10(p, o, sq); !f.IsZero() {
+		k := f.Count()
+		return np + k + 1 - (no - k)
+	}
+	if f := flips10(o, p, sq); !f.IsZero() {
+		k := f.Count()
+		return np - k - (no + k + 1)
+	}
+	return t.endScore10(p, o, 1)
+}
+
+// tables10 holds the 10×10 solver's per-square neighbours and the four 5×5
+// quadrants (for parity).
+type tables10 struct {
+	adjacent  [100]othello.Bits
+	quadrants [4]othello.Bits
+}
+
+var tab10 = makeTables10()
+
+func makeTables10() *tables10 {
+	t := &tables10{}
+	for sq := range 100 {
+		r, c := sq/10, sq%10
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				if rr, cc := r+dr, c+dc; (dr != 0 || dc != 0) && rr >= 0 && rr < 10 && cc >= 0 && cc < 10 {
+					t.adjacent[sq] = t.adjacent[sq].Or(othello.Bit(rr*10 + cc))
+				}
+			}
+		}
+		q := r/5*2 + c/5
+		t.quadrants[q] = t.quadrants[q].Or(othello.Bit(sq))
+	}
+	return t
+}
+
+// flips10 is othello.Flips10 after a cheap test that an opponent disc is
+// next to sq (else nothing can flip).
+func flips10(p, o othello.Bits, sq int) othello.Bits {
+	if tab10.adjacent[sq].And(o).IsZero() {
+		return othello.Bits{}
+	}
+	return othello.Flips10(p, o, sq)
+}
+
+// parityOrder10 splits empty into the squares of quadrants with an odd
+// number of empties, then the others.
+func parityOrder10(empty othello.Bits) [2]othello.Bits {
+	var odd othello.Bits
+	for _, q := range tab10.quadrants {
+		if e := empty.And(q); e.Count()&1 != 0 {
+			odd = odd.Or(e)
+		}
+	}
+	return [2]othello.Bits{empty.And(odd), empty.AndNot(odd)}
 }
 
 // mid10 is the 10×10 midgame PVS in evaluation units.
