@@ -251,3 +251,14 @@ func FuzzNBoardLine(f *testing.F) {
 		s.stopSearch()
 	})
 }
+
+func TestBenchCommandPicksPhasesAndModes(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"bench", "-threads", "1", "-hash", "4", "-end=false", "-time", "50ms", "-modes", "octagon,anti"}, nil, &out, &errb), errb.String())
+	assert.Contains(t, out.String(), "octagon-mid")
+	assert.Contains(t, out.String(), "anti-mid")
+	assert.NotContains(t, out.String(), "-end")
+	assert.NotContains(t, out.String(), "std-")
+	assert.Contains(t, out.String(), "total")
+	assert.Equal(t, 2, run([]string{"bench", "-modes", "go"}, nil, &out, &errb))
+}
