@@ -91,3 +91,25 @@ func TestFFOCopyMatchesShared(t *testing.T) {
 	require.Len(t, local, 19)
 	assert.Equal(t, shared, local, "testdata/fforum-1-19.obf differs from ../shared/data/ffo")
 }
+
+// TestSplitPointsAgreeWithOneThread solves positions deep enough for split
+// points below the root (splitMin empties and more) on 1 and 3 threads and
+// wants the same scores; it runs in -short mode too, so that the race
+// detector sees the split points.
+func TestSplitPointsAgreeWithOneThread(t *testing.T) {
+	positions := readOBF(t, ffo1to19)[:3]
+	one := New(Options{Threads: 1, HashMB: 4})
+	three := New(Options{Threads: 3, HashMB: 4})
+	for i, p := range positions {
+		var scores []float64
+		for _, e := range []*Engine{one, three} {
+			e.ClearHash()
+			r, err := e.Search(context.Background(), p.Position, Limits{Exact: true, EmptiesToWinner: true})
+			require.NoError(t, err)
+			want, _ := p.Best()
+			assert.Equal(t, want, p.Scores[r.Move], "#%d: not a best move", i+1)
+			scores = append(scores, r.Score)
+		}
+		assert.Equal(t, scores[0], scores[1], "#%d: 1 and 3 threads disagree", i+1)
+	}
+}
