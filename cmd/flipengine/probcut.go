@@ -27,6 +27,7 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	modes := fs.String("modes", "", "comma-separated modes (default: all)")
 	seed := fs.Uint64("seed", 1, "seed of the positions")
 	out := fs.String("out", "", "Go file to write (default: stdout)")
+	hashMB := fs.Int("hash", 16, "transposition table size in MiB (cleared for every position)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -43,7 +44,7 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	start := time.Now()
-	pc, err := search.CalibrateProbCut(context.Background(), search.Options{}, cfg)
+	pc, err := search.CalibrateProbCut(context.Background(), search.Options{HashMB: *hashMB}, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
 		return 1

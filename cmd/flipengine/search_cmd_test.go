@@ -194,7 +194,7 @@ func TestSolveCommand(t *testing.T) {
 
 func TestProbCutCommand(t *testing.T) {
 	var out, errb bytes.Buffer
-	require.Equal(t, 0, run([]string{"probcut", "-positions", "3", "-modes", "std,anti", "-depth8", "4"}, nil, &out, &errb), errb.String())
+	require.Equal(t, 0, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std,anti", "-depth8", "4"}, nil, &out, &errb), errb.String())
 	f, err := parser.ParseFile(token.NewFileSet(), "probcut_default.go", out.Bytes(), 0)
 	require.NoError(t, err, "%s", out.String())
 	assert.Equal(t, "search", f.Name.Name)
@@ -203,12 +203,12 @@ func TestProbCutCommand(t *testing.T) {
 	assert.Contains(t, errb.String(), "depth  4 from 2")
 
 	file := filepath.Join(t.TempDir(), "pc.go")
-	require.Equal(t, 0, run([]string{"probcut", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", file}, nil, &out, &errb), errb.String())
+	require.Equal(t, 0, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", file}, nil, &out, &errb), errb.String())
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "Mode: othello.Std")
 	assert.Equal(t, 2, run([]string{"probcut", "-modes", "chess"}, nil, &out, &errb))
-	assert.Equal(t, 1, run([]string{"probcut", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", filepath.Join(file, "x", "y")}, nil, &out, &errb))
+	assert.Equal(t, 1, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", filepath.Join(file, "x", "y")}, nil, &out, &errb))
 }
 
 func FuzzEngineRequestLine(f *testing.F) {
