@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
@@ -13,13 +14,18 @@ import (
 
 // runBench searches the fixed benchmark positions: each midgame position for
 // -time (depth reached, nodes/s), each endgame position exactly (time,
-// nodes/s), then totals.
+// nodes/s), then totals. -mid=false or -end=false leaves a phase out and
+// -modes picks modes, so that the process's CPU time measures one kind of
+// search.
 func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var ef engineFlags
 	ef.register(fs)
 	think := fs.Duration("time", time.Second, "time per midgame position")
+	mid := fs.Bool("mid", true, "search the midgame positions")
+	end := fs.Bool("end", true, "solve the endgame positions")
+	modes := fs.String("modes", "", "comma-separated modes (default: all)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -27,7 +33,21 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer eng.Close()
 	var nodes uint64
 	var spent time.Duration
+	want := map[othello.Mode]bool{}
+	if *modes != "" {
+		for _, name := range strings.Split(*modes, ",") {
+			m, err := othello.ParseMode(strings.TrimSpace(name))
+			if err != nil {
+				fmt.Fprintf(stderr, "flipengine bench: %v\n", err)
+				return 2
+			}
+			want[m] = true
+		}
+	}
 	for _, b := range search.BenchPositions() {
+		if b.Endgame && !*end || !b.Endgame && !*mid || len(want) > 0 && !want[b.Position.Mode] {
+			continue
+		}
 		eng.ClearHash()
 		lim := search.Limits{Time: *think}
 		if b.Endgame {

@@ -6,6 +6,7 @@
 //	flipengine nboard                      an NBoard-protocol engine (std)
 //	flipengine solve FILE.obf              exact endgame solves
 //	flipengine bench                       a fixed benchmark of search speed
+//	flipengine probcut -out FILE           fit the Multi-ProbCut parameters
 package main
 
 import (
@@ -24,18 +25,19 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft":  runPerft,
-		"legal":  runLegal,
-		"engine": runEngine,
-		"nboard": runNBoard,
-		"solve":  runSolve,
-		"bench":  runBench,
+		"perft":   runPerft,
+		"legal":   runLegal,
+		"engine":  runEngine,
+		"nboard":  runNBoard,
+		"solve":   runSolve,
+		"bench":   runBench,
+		"probcut": runProbCut,
 	}
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: flipengine perft|legal|engine|nboard|solve|bench [flags]")
+		fmt.Fprintln(stderr, "usage: flipengine perft|legal|engine|nboard|solve|bench|probcut [flags]")
 		return 2
 	}
 	cmd, ok := commands()[args[0]]

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -157,10 +159,7 @@ func TestNBoardCommand(t *testing.T) {
 }
 
 func TestSolveCommand(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/data/ffo/fforum-1-19.obf")
-	if os.IsNotExist(err) {
-		t.Skip("FFO data not present")
-	}
+	data, err := os.ReadFile("../../engines/search/testdata/fforum-1-19.obf")
 	require.NoError(t, err)
 	lines := strings.Split(string(data), "\n")[:3]
 	file := filepath.Join(t.TempDir(), "three.obf")
@@ -191,6 +190,25 @@ func TestSolveCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("not a position\n"), 0o600))
 	assert.Equal(t, 1, run([]string{"solve", file}, nil, &out, &errb))
 	assert.Equal(t, 2, run([]string{"solve"}, nil, &out, &errb))
+}
+
+func TestProbCutCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std,anti", "-depth8", "4"}, nil, &out, &errb), errb.String())
+	f, err := parser.ParseFile(token.NewFileSet(), "probcut_default.go", out.Bytes(), 0)
+	require.NoError(t, err, "%s", out.String())
+	assert.Equal(t, "search", f.Name.Name)
+	assert.Contains(t, out.String(), "func defaultProbCut() *ProbCut")
+	assert.Contains(t, out.String(), "Mode: othello.Anti")
+	assert.Contains(t, errb.String(), "depth  4 from 2")
+
+	file := filepath.Join(t.TempDir(), "pc.go")
+	require.Equal(t, 0, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", file}, nil, &out, &errb), errb.String())
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "Mode: othello.Std")
+	assert.Equal(t, 2, run([]string{"probcut", "-modes", "chess"}, nil, &out, &errb))
+	assert.Equal(t, 1, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", filepath.Join(file, "x", "y")}, nil, &out, &errb))
 }
 
 func FuzzEngineRequestLine(f *testing.F) {
@@ -232,4 +250,15 @@ func FuzzNBoardLine(f *testing.F) {
 		s.handle("go")
 		s.stopSearch()
 	})
+}
+
+func TestBenchCommandPicksPhasesAndModes(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"bench", "-threads", "1", "-hash", "4", "-end=false", "-time", "50ms", "-modes", "octagon,anti"}, nil, &out, &errb), errb.String())
+	assert.Contains(t, out.String(), "octagon-mid")
+	assert.Contains(t, out.String(), "anti-mid")
+	assert.NotContains(t, out.String(), "-end")
+	assert.NotContains(t, out.String(), "std-")
+	assert.Contains(t, out.String(), "total")
+	assert.Equal(t, 2, run([]string{"bench", "-modes", "go"}, nil, &out, &errb))
 }

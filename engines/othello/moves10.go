@@ -1,11 +1,15 @@
 package othello
 
+// Board10 returns every square of the 10×10 board, blocked ones included:
+// the one definition of the board's mask for the rules, the search and the
+// evaluation.
+func Board10() Bits { return Bits{Lo: ^uint64(0), Hi: 1<<36 - 1} }
+
 // Masks of the 10×10 board.
 var (
-	board10 = Bits{Lo: ^uint64(0), Hi: 1<<36 - 1}
 	colA10  = column10(0)
 	colJ10  = column10(9)
-	inner10 = board10.AndNot(colA10).AndNot(colJ10)
+	inner10 = Board10().AndNot(colA10).AndNot(colJ10)
 )
 
 func column10(c int) Bits {
@@ -23,7 +27,7 @@ func column10(c int) Bits {
 // shifts on the two words (a run has at most eight discs: two single steps,
 // then two doubling steps of the prefilled pairs).
 func Legal10(p, o, blocked Bits) Bits {
-	empty := board10.AndNot(p.Or(o).Or(blocked))
+	empty := Board10().AndNot(p.Or(o).Or(blocked))
 	in := o.And(inner10)
 	var l, r, pl, pr, m Bits
 

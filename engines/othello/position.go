@@ -64,7 +64,7 @@ func (p Position) At(sq int) Color {
 func (p Position) Empties() Bits {
 	all := Bits{Lo: ^uint64(0)}
 	if p.Size() == 10 {
-		all = board10
+		all = Board10()
 	}
 	return all.AndNot(p.Black.Or(p.White).Or(p.Mode.Blocked()))
 }

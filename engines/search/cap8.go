@@ -33,17 +33,10 @@ func (t *thread) solveCap8(p, o uint64, pl, ol, alpha, beta int, passed bool) in
 	key := t.key8(p, o, pl, ol, n)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {
-		if e.kind == kindEnd {
-			if e.lower >= beta {
-				return e.lower
-			}
-			if e.upper <= alpha {
-				return e.upper
-			}
-			if e.lower == e.upper {
-				return e.lower
-			}
-			alpha, beta = max(alpha, e.lower), min(beta, e.upper)
+		var v int
+		var cut bool
+		if alpha, beta, v, cut = e.window(1, n, alpha, beta); cut {
+			return v
 		}
 		ttMove = e.move
 	}
@@ -101,12 +94,7 @@ func (t *thread) solveCapShallow(p, o uint64, pl, ol, alpha, beta int, passed bo
 	}
 	best := -inf
 	if pl > 0 {
-		odd := oddQuadrants8(empty)
-		for pass := 0; pass < 2; pass++ {
-			e := empty & odd
-			if pass == 1 {
-				e = empty &^ odd
-			}
+		for _, e := range parityOrder(empty) {
 			for ; e != 0; e &= e - 1 {
 				sq := bits.TrailingZeros64(e)
 				f := flips8(p, o, sq)

@@ -10,8 +10,10 @@
 //
 // Layout: engine.go (the Engine, dispatch by board size), clock.go (time
 // allocation), mid8.go and end8.go (8×8 midgame search and exact solver),
-// cap8.go (classic reversi's 32-disc cap), root8.go (iterative deepening
-// and root solves), split.go (threads sharing a root solve), search10.go
+// last8.go (the last empty by flip counting), cap8.go (classic reversi's
+// 32-disc cap), root8.go (iterative deepening and root solves), ybwc.go
+// (threads sharing an exact solve by YBWC), probcut.go, calibrate.go and
+// the generated probcut_default.go (Multi-ProbCut and its fit), search10.go
 // (10×10 modes), table.go (transposition table), pool.go and flight.go
 // (core budget, single flight), obf.go and benchpos.go (test positions).
 package search

@@ -37,29 +37,16 @@ func (t *thread) solve8(p, o uint64, alpha, beta int, passed bool) int {
 		return t.fullScore8(p)
 	case n == 1:
 		t.nodes++
-		return t.solve1(p, o, bits.TrailingZeros64(empty))
+		return t.lastScore8(p, bits.TrailingZeros64(empty))
 	case n == 2:
 		return t.solve2(p, o, alpha, beta, passed, empty)
 	case n == 3:
 		return t.solve3(p, o, alpha, beta, passed, empty)
-	case n == 4:
-		return t.solve4(p, o, alpha, beta, passed, empty)
 	case n <= endShallow:
-		return t.solveShallow(p, o, alpha, beta, passed, empty)
+		return t.solveShallow(p, o, alpha, beta, passed, empty, n)
 	default:
 		return t.solveDeep(p, o, alpha, beta, passed, n)
 	}
-}
-
-// solve1 is the score with one empty square sq left.
-func (t *thread) solve1(p, o uint64, sq int) int {
-	if f := flips8(p, o, sq); f != 0 {
-		return t.fullScore8(p | f | 1<<uint(sq))
-	}
-	if f := flips8(o, p, sq); f != 0 {
-		return t.fullScore8(p &^ f)
-	}
-	return t.endScore8(p, o)
 }
 
 // solve2 is the score with the two empties of empty left.
@@ -70,14 +57,14 @@ func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, empty uint64)
 	best := -inf
 	if f := flips8(p, o, x1); f != 0 {
 		t.nodes++
-		best = -t.solve1(o&^f, p|f|1<<uint(x1), x2)
+		best = -t.lastScore8(o&^f, x2)
 		if best >= beta {
 			return best
 		}
 	}
 	if f := flips8(p, o, x2); f != 0 {
 		t.nodes++
-		if v := -t.solve1(o&^f, p|f|1<<uint(x2), x1); v > best {
+		if v := -t.lastScore8(o&^f, x1); v > best {
 			best = v
 		}
 	}
@@ -118,59 +105,25 @@ func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64)
 	return best
 }
 
-// solve4 is the score with the four empties of empty left, trying first the
-// empties of quadrants with an odd number of them.
-func (t *thread) solve4(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
-	t.nodes++
-	if t.poll() {
-		return 0
-	}
-	best := -inf
+// parityOrder splits empty in the order the shallow solvers try the
+// squares: first those of quadrants with an odd number of empties (parity),
+// then the others.
+func parityOrder(empty uint64) [2]uint64 {
 	odd := oddQuadrants8(empty)
-	for pass := 0; pass < 2; pass++ {
-		e := empty & odd
-		if pass == 1 {
-			e = empty &^ odd
-		}
-		for ; e != 0; e &= e - 1 {
-			sq := bits.TrailingZeros64(e)
-			f := flips8(p, o, sq)
-			if f == 0 {
-				continue
-			}
-			b := uint64(1) << uint(sq)
-			v := -t.solve3(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b)
-			if v > best {
-				best = v
-				if v >= beta {
-					return v
-				}
-			}
-		}
-	}
-	if best == -inf {
-		if passed {
-			return t.endScore8(p, o)
-		}
-		return -t.solve4(o, p, -beta, -alpha, true, empty)
-	}
-	return best
+	return [2]uint64{empty & odd, empty &^ odd}
 }
 
-// solveShallow searches 5 to endShallow empties in parity order, without
-// the table.
-func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
+// solveShallow searches 4 to endShallow empties (n of them, the squares of
+// empty) in parity order, without the table and without a move list: each
+// empty square is tried in turn and flips8 says whether it is legal. Its
+// children with 3 empties go straight to solve3.
+func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty uint64, n int) int {
 	t.nodes++
 	if t.poll() {
 		return 0
 	}
 	best := -inf
-	odd := oddQuadrants8(empty)
-	for pass := 0; pass < 2; pass++ {
-		e := empty & odd
-		if pass == 1 {
-			e = empty &^ odd
-		}
+	for _, e := range parityOrder(empty) {
 		for ; e != 0; e &= e - 1 {
 			sq := bits.TrailingZeros64(e)
 			f := flips8(p, o, sq)
@@ -178,9 +131,14 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 				continue
 			}
 			b := uint64(1) << uint(sq)
-			v := -t.solve8(o&^f, p|f|b, -beta, -max(alpha, best), false)
-			if t.aborted {
-				return 0
+			var v int
+			if n == 4 {
+				v = -t.solve3(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b)
+			} else {
+				v = -t.solveShallow(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, n-1)
+				if t.aborted {
+					return 0
+				}
 			}
 			if v > best {
 				best = v
@@ -194,7 +152,7 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		if passed {
 			return t.endScore8(p, o)
 		}
-		return -t.solve8(o, p, -beta, -alpha, true)
+		return -t.solveShallow(o, p, -beta, -alpha, true, empty, n)
 	}
 	return best
 }
@@ -208,16 +166,22 @@ func flips8(p, o uint64, sq int) uint64 {
 	return othello.Flips8(p, o, sq)
 }
 
-// move8 is a move in a move list: the square, the discs it flips and its
-// ordering key (higher first).
-type move8 struct {
-	flips uint64
+// move is a move in a move list: the square, the discs it flips (uint64 on
+// 8×8, othello.Bits on 10×10) and its ordering key (higher first).
+type move[F uint64 | othello.Bits] struct {
+	flips F
 	sq    int
 	key   int
 }
 
+// move8 and move10 are the moves of the two board sizes.
+type (
+	move8  = move[uint64]
+	move10 = move[othello.Bits]
+)
+
 // pickBest moves the highest-keyed move of list[i:] to position i.
-func pickBest(list []move8, i int) {
+func pickBest[F uint64 | othello.Bits](list []move[F], i int) {
 	b := i
 	for j := i + 1; j < len(list); j++ {
 		if list[j].key > list[b].key {
@@ -263,18 +227,10 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 	if n >= endTable {
 		key = hash8(p, o, t.salt)
 		if e, ok := t.tt.probe(key); ok {
-			if e.kind == kindEnd {
-				if e.lower >= beta {
-					return e.lower
-				}
-				if e.upper <= alpha {
-					return e.upper
-				}
-				if e.lower == e.upper {
-					return e.lower
-				}
-				alpha = max(alpha, e.lower)
-				beta = min(beta, e.upper)
+			var v int
+			var cut bool
+			if alpha, beta, v, cut = e.window(1, n, alpha, beta); cut {
+				return v
 			}
 			ttMove = e.move
 		}
@@ -340,6 +296,15 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 			if v >= beta {
 				break
 			}
+		}
+		if i == 0 && n >= splitMin && len(list) > 1 && t.canSplit() {
+			// Young brothers wait: the first move is done, an idle
+			// thread may take the others.
+			best, bestMove = t.split(p, o, capsFree, capsFree, alpha, beta, best, bestMove, list[1:])
+			if t.aborted {
+				return 0
+			}
+			break
 		}
 	}
 	if n >= endTable {

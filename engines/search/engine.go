@@ -32,6 +32,11 @@ type Options struct {
 	// hand-made baselines of package eval).
 	Eval8  func(othello.Mode) eval.Evaluator8
 	Eval10 func(othello.Mode) eval.Evaluator10
+	// ProbCut holds the Multi-ProbCut parameters of the midgame search
+	// (default: the table fitted for the default evaluations by
+	// `flipengine probcut`; an empty ProbCut turns Multi-ProbCut off).
+	// Refit them whenever the evaluation changes.
+	ProbCut *ProbCut
 }
 
 // Engine is the built-in engine: iterative deepening PVS with a shared
@@ -46,6 +51,7 @@ type Engine struct {
 	log     *slog.Logger
 	ev8     [5]eval.Evaluator8
 	ev10    [5]eval.Evaluator10
+	mpc     [5]*probCutModel
 	flights flights
 }
 
@@ -71,8 +77,12 @@ func New(opts Options) *Engine {
 	if opts.Eval10 == nil {
 		opts.Eval10 = eval.Baseline10
 	}
+	if opts.ProbCut == nil {
+		opts.ProbCut = defaultProbCut()
+	}
 	e := &Engine{threads: opts.Threads, tt: newTable(opts.HashMB), pool: opts.Pool, log: opts.Logger}
 	for _, m := range othello.AllModes() {
+		e.mpc[m] = opts.ProbCut.model(m)
 		if m.Size() == 8 {
 			e.ev8[m] = opts.Eval8(m)
 		} else {
@@ -256,7 +266,7 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 	defer stopWatch()
 	threads := make([]*thread, n)
 	for i := range threads {
-		threads[i] = &thread{tt: e.tt, ev8: e.ev8[pos.Mode], ev10: e.ev10[pos.Mode], salt: modeSalt(pos.Mode, pl.toWinner),
+		threads[i] = &thread{tt: e.tt, ev8: e.ev8[pos.Mode], ev10: e.ev10[pos.Mode], salt: modeSalt(pos.Mode, pl.toWinner), mpc: e.mpc[pos.Mode],
 			anti: pos.Mode == othello.Anti, toWinner: pl.toWinner, blocked: pos.Mode.Blocked(), id: i, job: j}
 	}
 	if pos.Size() == 10 {
@@ -281,18 +291,29 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 // guess its score and fill the table with first moves.
 var exactPreDepth = 8
 
-// solveRootPhase8 runs an exact root solve: on one thread alone, or on the
-// main thread handing root moves to the helpers.
+// solveRootPhase8 runs an exact root solve: on one thread alone, or with
+// the helpers sharing the work by YBWC (ybwc.go).
 func solveRootPhase8(j *job, threads []*thread, p, o uint64, pl, ol, first, guess int) {
-	var sp *splitter
+	var y *ybwc
 	if len(threads) > 1 {
-		sp = newSplitter(len(threads) - 1)
+		y = newYBWC()
 	}
+	for _, t := range threads {
+		t.yb, t.sp = y, nil
+	}
+	defer func() {
+		for _, t := range threads {
+			t.yb = nil
+		}
+	}()
 	runPhase(j, threads, func(t *thread) {
 		if t.id == 0 {
-			t.solveRoot8(p, o, pl, ol, first, guess, sp)
+			if y != nil {
+				defer y.shutdown()
+			}
+			t.solveRoot8(p, o, pl, ol, first, guess)
 		} else {
-			t.help(sp)
+			t.help(y)
 		}
 	})
 }

@@ -99,26 +99,18 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 	key := t.key8(p, o, pl, ol, n)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {
-		lo, hi, usable := e.lower, e.upper, false
-		switch {
-		case e.kind == kindEnd:
-			lo, hi, usable = lo*eval.Disc, hi*eval.Disc, true
-		case e.kind == kindMid && e.depth >= depth:
-			usable = true
-		}
-		if usable {
-			if lo >= beta {
-				return lo
-			}
-			if hi <= alpha {
-				return hi
-			}
-			if lo == hi {
-				return lo
-			}
-			alpha, beta = max(alpha, lo), min(beta, hi)
+		var v int
+		var cut bool
+		if alpha, beta, v, cut = e.window(eval.Disc, depth, alpha, beta); cut {
+			return v
 		}
 		ttMove = e.move
+	}
+	if t.probCut8(p, o, pl, ol, n, depth, alpha, beta, passed) {
+		if t.aborted {
+			return 0
+		}
+		return t.cutValue
 	}
 	if ttMove < 0 && depth >= 5 {
 		// Internal iterative deepening: a shallower search finds a first
@@ -188,4 +180,28 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 	}
 	t.tt.store(key, e)
 	return best
+}
+
+// probCut8 tries a Multi-ProbCut at a null-window node of mid8 (see
+// probcut.go): it reports a cut, with the value to return in t.cutValue. It
+// never applies when the search reaches the end of the game (depth ≥ n), so
+// that a full-depth midgame search stays exact.
+func (t *thread) probCut8(p, o uint64, pl, ol, n, depth, alpha, beta int, passed bool) bool {
+	if depth < probCutMinDepth || depth >= n || beta-alpha != 1 {
+		return false
+	}
+	c, ok := t.mpc.cell(n, depth)
+	if !ok {
+		return false
+	}
+	lo, hi := c.bounds(alpha, beta)
+	if v := t.mid8(p, o, pl, ol, c.shallow, hi-1, hi, passed); v >= hi || t.aborted {
+		t.cutValue = beta
+		return true
+	}
+	if v := t.mid8(p, o, pl, ol, c.shallow, lo, lo+1, passed); v <= lo || t.aborted {
+		t.cutValue = alpha
+		return true
+	}
+	return false
 }

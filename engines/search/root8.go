@@ -2,17 +2,25 @@ package search
 
 import (
 	"math/bits"
+	"slices"
 
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// rootMove is a move at the root with the score of its last search.
-type rootMove struct {
+// rootMoveOf is a move at the root with the score of its last search; F is
+// the flips' type of the board size (see move).
+type rootMoveOf[F uint64 | othello.Bits] struct {
 	sq    int
-	flips uint64
+	flips F
 	score int
 }
+
+// rootMove and rootMove10 are the root moves of the two board sizes.
+type (
+	rootMove   = rootMoveOf[uint64]
+	rootMove10 = rootMoveOf[othello.Bits]
+)
 
 // rootMoves8 lists the moves of p, best first by a shallow evaluation.
 func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove {
@@ -29,7 +37,7 @@ func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove {
 
 // sortRoot orders root moves by score, best first, keeping the order of
 // equal scores (insertion sort: lists are short).
-func sortRoot(list []rootMove) {
+func sortRoot[F uint64 | othello.Bits](list []rootMoveOf[F]) {
 	for i := 1; i < len(list); i++ {
 		for j := i; j > 0 && list[j].score > list[j-1].score; j-- {
 			list[j], list[j-1] = list[j-1], list[j]
@@ -39,12 +47,12 @@ func sortRoot(list []rootMove) {
 
 // rotate turns helper threads' root lists so that they start on different
 // moves than the main thread (Lazy SMP diversity).
-func rotate(list []rootMove, id int) {
+func rotate[F uint64 | othello.Bits](list []rootMoveOf[F], id int) {
 	if id == 0 || len(list) < 3 {
 		return
 	}
 	k := 1 + (id-1)%(len(list)-1)
-	rest := append([]rootMove(nil), list[1:]...)
+	rest := append([]rootMoveOf[F](nil), list[1:]...)
 	for i := range rest {
 		list[1+i] = rest[(i+k-1)%len(rest)]
 	}
@@ -153,13 +161,9 @@ var aspiration = 8
 // unless the phase ends first. first, when a root move, is searched first;
 // the others are ordered by a shallow search. guess, when in −64…64, is the
 // expected score: the search starts with a narrow window around it.
-//
-// With a splitter (several threads), only the main thread runs this: the
-// helpers take root moves from it (see split.go).
-func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int, sp *splitter) {
-	if sp != nil {
-		defer close(sp.quit)
-	}
+// Only the main thread runs it; on several threads, the helpers take work
+// from it by YBWC (ybwc.go), from the root down.
+func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 	list := t.rootMoves8(p, o, pl, ol)
 	if len(list) == 0 {
 		return
@@ -190,11 +194,7 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int, sp *splitter)
 	}
 	var v int
 	for {
-		if sp != nil {
-			v = t.splitWindow8(sp, list, p, o, pl, ol, lo, hi)
-		} else {
-			v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
-		}
+		v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
 		if t.aborted {
 			return
 		}
@@ -242,6 +242,21 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 				break
 			}
 		}
+		if i == 0 && len(list) > 1 && t.canSplit() {
+			// Young brothers wait: the first move is done, share the
+			// others in their order.
+			rest := make([]move8, len(list)-1)
+			for k, mv := range list[1:] {
+				rest[k] = move8{flips: mv.flips, sq: mv.sq, key: -k}
+			}
+			var bm int
+			best, bm = t.split(p, o, pl, ol, alpha, beta, best, list[0].sq, rest)
+			if t.aborted {
+				return best
+			}
+			bi = slices.IndexFunc(list, func(m rootMove) bool { return m.sq == bm })
+			break
+		}
 	}
 	if bi > 0 {
 		m := list[bi]
@@ -253,23 +268,40 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 
 // pv8 follows the table's best moves from the root move first.
 func (t *thread) pv8(p, o uint64, pl, ol, first, maxLen int) []int {
+	return followPV(t, &pvPos8{p: p, o: o, pl: pl, ol: ol}, first, maxLen)
+}
+
+// pvPos is a position walked by followPV: the one implementation of the
+// principal variation for both board sizes.
+type pvPos interface {
+	// play plays mv for the side to move and hands the turn over.
+	play(mv int)
+	// moves reports whether the side to move has a move; pass hands the
+	// turn over without one.
+	canMove() bool
+	pass()
+	// legal reports whether mv is a legal move of the side to move.
+	legal(mv int) bool
+	// key is the position's table key.
+	key(t *thread) uint64
+}
+
+// followPV follows the table's best moves from the root move first, at
+// most maxLen moves, passes included.
+func followPV(t *thread, pos pvPos, first, maxLen int) []int {
 	pv := []int{first}
 	mv := first
 	for len(pv) < maxLen {
-		b := uint64(1) << uint(mv)
-		f := othello.Flips8(p, o, mv)
-		p, o = o&^f, p|f|b
-		pl, ol = ol, pl-1
-		n := 64 - pc(p|o)
-		if legal8(p, o, pl) == 0 {
-			if legal8(o, p, ol) == 0 {
+		pos.play(mv)
+		if !pos.canMove() {
+			pos.pass()
+			if !pos.canMove() {
 				break
 			}
 			pv = append(pv, othello.Pass)
-			p, o, pl, ol = o, p, ol, pl
 		}
-		e, ok := t.tt.probe(t.key8(p, o, pl, ol, n))
-		if !ok || e.move < 0 || e.move > 63 || legal8(p, o, pl)&(1<<uint(e.move)) == 0 {
+		e, ok := t.tt.probe(pos.key(t))
+		if !ok || e.move < 0 || !pos.legal(e.move) {
 			break
 		}
 		mv = e.move
@@ -277,3 +309,41 @@ func (t *thread) pv8(p, o uint64, pl, ol, first, maxLen int) []int {
 	}
 	return pv
 }
+
+// pvPos8 is an 8×8 pvPos with reversi's placements left.
+type pvPos8 struct {
+	p, o   uint64
+	pl, ol int
+}
+
+func (x *pvPos8) play(mv int) {
+	b := uint64(1) << uint(mv)
+	f := othello.Flips8(x.p, x.o, mv)
+	x.p, x.o = x.o&^f, x.p|f|b
+	x.pl, x.ol = x.ol, x.pl-1
+}
+
+func (x *pvPos8) canMove() bool { return legal8(x.p, x.o, x.pl) != 0 }
+
+func (x *pvPos8) pass() { x.p, x.o, x.pl, x.ol = x.o, x.p, x.ol, x.pl }
+
+func (x *pvPos8) legal(mv int) bool {
+	return mv >= 0 && mv < 64 && legal8(x.p, x.o, x.pl)&(1<<uint(mv)) != 0
+}
+
+func (x *pvPos8) key(t *thread) uint64 { return t.key8(x.p, x.o, x.pl, x.ol, 64-pc(x.p|x.o)) }
+
+// pvPos10 is a 10×10 pvPos.
+type pvPos10 struct {
+	p, o, blocked othello.Bits
+}
+
+func (x *pvPos10) play(mv int) { x.p, x.o = play10(x.p, x.o, mv, othello.Flips10(x.p, x.o, mv)) }
+
+func (x *pvPos10) canMove() bool { return !othello.Legal10(x.p, x.o, x.blocked).IsZero() }
+
+func (x *pvPos10) pass() { x.p, x.o = x.o, x.p }
+
+func (x *pvPos10) legal(mv int) bool { return othello.Legal10(x.p, x.o, x.blocked).Has(mv) }
+
+func (x *pvPos10) key(t *thread) uint64 { return t.key10(x.p, x.o) }

@@ -13,23 +13,6 @@ import (
 // reaches the end calls the exact solver.
 const midSolve10 = 10
 
-// move10 is a 10×10 move in a move list.
-type move10 struct {
-	flips othello.Bits
-	sq    int
-	key   int
-}
-
-func pickBest10(list []move10, i int) {
-	b := i
-	for j := i + 1; j < len(list); j++ {
-		if list[j].key > list[b].key {
-			b = j
-		}
-	}
-	list[i], list[b] = list[b], list[i]
-}
-
 // play10 returns the position after p plays sq flipping f, from the
 // opponent's side: (new player, new opponent).
 func play10(p, o othello.Bits, sq int, f othello.Bits) (othello.Bits, othello.Bits) {
@@ -83,29 +66,6 @@ func (t *thread) moveList10(buf []move10, p, o, moves othello.Bits, ttMove int, 
 	return list
 }
 
-// probe10 applies a table entry: it returns a cutoff score and true, or the
-// narrowed window and the entry's move.
-func probeWindow(e entry, scale, depth, alpha, beta int) (int, int, int, bool) {
-	lo, hi := e.lower, e.upper
-	switch {
-	case e.kind == kindEnd:
-		lo, hi = lo*scale, hi*scale
-	case e.kind == kindMid && e.depth >= depth && scale == eval.Disc:
-	default:
-		return alpha, beta, 0, false
-	}
-	if lo >= beta {
-		return alpha, beta, lo, true
-	}
-	if hi <= alpha {
-		return alpha, beta, hi, true
-	}
-	if lo == hi {
-		return alpha, beta, lo, true
-	}
-	return max(alpha, lo), min(beta, hi), 0, false
-}
-
 // solve10 is the exact 10×10 solver (discs), fail-soft in (alpha, beta).
 func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	t.nodes++
@@ -115,7 +75,7 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	n := t.empties10(p, o)
 	if n <= endShallow10 {
 		t.nodes--
-		return t.solveShallow10(p, o, alpha, beta, passed)
+		return t.solveShallow10(p, o, alpha, beta, passed, othello.Board10().AndNot(p.Or(o).Or(t.blocked)), n)
 	}
 	moves := othello.Legal10(p, o, t.blocked)
 	if moves.IsZero() {
@@ -130,12 +90,10 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	if useTable {
 		key = t.key10(p, o)
 		if e, ok := t.tt.probe(key); ok {
-			a, b, v, cut := probeWindow(e, 1, 0, alpha, beta)
-			if cut {
+			var v int
+			var cut bool
+			if alpha, beta, v, cut = e.window(1, 0, alpha, beta); cut {
 				return v
-			}
-			if e.kind == kindEnd {
-				alpha, beta = a, b
 			}
 			ttMove = e.move
 		}
@@ -144,7 +102,7 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	list := t.moveList10(buf[:], p, o, moves, ttMove, false)
 	best, bestMove := -inf, -1
 	for i := range list {
-		pickBest10(list, i)
+		pickBest(list, i)
 		mv := &list[i]
 		np, no := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
@@ -184,47 +142,114 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 // each empty square in turn instead of building a move list.
 const endShallow10 = 6
 
-// board10 is every square of the 10×10 board.
-var board10 = othello.Bits{Lo: ^uint64(0), Hi: 1<<36 - 1}
-
-// solveShallow10 is the 10×10 solver near the end: each empty square is
-// tried directly (Flips10 tells whether it is legal), no table.
-func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool) int {
+// solveShallow10 is the 10×10 solver near the end, n empties (the squares
+// of empty) left: each empty square is tried directly in parity order
+// (quadrants with an odd number of empties first), Flips10 only where an
+// opponent disc is adjacent, no table; the last empty is scored by
+// lastScore10 without making the move.
+func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool, empty othello.Bits, n int) int {
 	t.nodes++
+	switch n {
+	case 0:
+		return t.endScore10(p, o, 0)
+	case 1:
+		return t.lastScore10(p, o, empty.First())
+	}
 	if t.poll() {
 		return 0
 	}
-	empty := board10.AndNot(p.Or(o).Or(t.blocked))
-	if empty.IsZero() {
-		return t.endScore10(p, o, 0)
-	}
 	best := -inf
-	for e := empty; !e.IsZero(); {
-		sq := e.First()
-		e = e.AndNot(othello.Bit(sq))
-		f := othello.Flips10(p, o, sq)
-		if f.IsZero() {
-			continue
-		}
-		np, no := play10(p, o, sq, f)
-		v := -t.solveShallow10(np, no, -beta, -max(alpha, best), false)
-		if t.aborted {
-			return 0
-		}
-		if v > best {
-			best = v
-			if v >= beta {
-				return v
+	for _, e := range parityOrder10(empty) {
+		for !e.IsZero() {
+			sq := e.First()
+			b := othello.Bit(sq)
+			e = e.AndNot(b)
+			f := flips10(p, o, sq)
+			if f.IsZero() {
+				continue
+			}
+			np, no := play10(p, o, sq, f)
+			v := -t.solveShallow10(np, no, -beta, -max(alpha, best), false, empty.AndNot(b), n-1)
+			if t.aborted {
+				return 0
+			}
+			if v > best {
+				best = v
+				if v >= beta {
+					return v
+				}
 			}
 		}
 	}
 	if best == -inf {
 		if passed {
-			return t.endScore10(p, o, empty.Count())
+			return t.endScore10(p, o, n)
 		}
-		return -t.solveShallow10(o, p, -beta, -alpha, true)
+		return -t.solveShallow10(o, p, -beta, -alpha, true, empty, n)
 	}
 	return best
+}
+
+// lastScore10 is the exact score with one empty square sq left: p plays it
+// if it flips, else the opponent, else nobody; the flips are only counted.
+func (t *thread) lastScore10(p, o othello.Bits, sq int) int {
+	np, no := p.Count(), o.Count()
+	if f := flips10(p, o, sq); !f.IsZero() {
+		k := f.Count()
+		return np + k + 1 - (no - k)
+	}
+	if f := flips10(o, p, sq); !f.IsZero() {
+		k := f.Count()
+		return np - k - (no + k + 1)
+	}
+	return t.endScore10(p, o, 1)
+}
+
+// tables10 holds the 10×10 solver's per-square neighbours and the four 5×5
+// quadrants (for parity).
+type tables10 struct {
+	adjacent  [100]othello.Bits
+	quadrants [4]othello.Bits
+}
+
+var tab10 = makeTables10()
+
+func makeTables10() *tables10 {
+	t := &tables10{}
+	for sq := range 100 {
+		r, c := sq/10, sq%10
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				if rr, cc := r+dr, c+dc; (dr != 0 || dc != 0) && rr >= 0 && rr < 10 && cc >= 0 && cc < 10 {
+					t.adjacent[sq] = t.adjacent[sq].Or(othello.Bit(rr*10 + cc))
+				}
+			}
+		}
+		q := r/5*2 + c/5
+		t.quadrants[q] = t.quadrants[q].Or(othello.Bit(sq))
+	}
+	return t
+}
+
+// flips10 is othello.Flips10 after a cheap test that an opponent disc is
+// next to sq (else nothing can flip).
+func flips10(p, o othello.Bits, sq int) othello.Bits {
+	if tab10.adjacent[sq].And(o).IsZero() {
+		return othello.Bits{}
+	}
+	return othello.Flips10(p, o, sq)
+}
+
+// parityOrder10 splits empty into the squares of quadrants with an odd
+// number of empties, then the others.
+func parityOrder10(empty othello.Bits) [2]othello.Bits {
+	var odd othello.Bits
+	for _, q := range tab10.quadrants {
+		if e := empty.And(q); e.Count()&1 != 0 {
+			odd = odd.Or(e)
+		}
+	}
+	return [2]othello.Bits{empty.And(odd), empty.AndNot(odd)}
 }
 
 // mid10 is the 10×10 midgame PVS in evaluation units.
@@ -267,12 +292,18 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	key := t.key10(p, o)
 	ttMove := -1
 	if e, ok := t.tt.probe(key); ok {
-		a, b, v, cut := probeWindow(e, eval.Disc, depth, alpha, beta)
-		if cut {
+		var v int
+		var cut bool
+		if alpha, beta, v, cut = e.window(eval.Disc, depth, alpha, beta); cut {
 			return v
 		}
-		alpha, beta = a, b
 		ttMove = e.move
+	}
+	if t.probCut10(p, o, n, depth, alpha, beta, passed) {
+		if t.aborted {
+			return 0
+		}
+		return t.cutValue
 	}
 	if ttMove < 0 && depth >= 5 {
 		t.mid10(p, o, depth-3, alpha, beta, passed)
@@ -287,7 +318,7 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	list := t.moveList10(buf[:], p, o, moves, ttMove, depth >= 3)
 	best, bestMove := -inf, -1
 	for i := range list {
-		pickBest10(list, i)
+		pickBest(list, i)
 		mv := &list[i]
 		np, no := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
@@ -321,11 +352,25 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	return best
 }
 
-// rootMove10 is a 10×10 root move with its last score.
-type rootMove10 struct {
-	sq    int
-	flips othello.Bits
-	score int
+// probCut10 is probCut8 for mid10.
+func (t *thread) probCut10(p, o othello.Bits, n, depth, alpha, beta int, passed bool) bool {
+	if depth < probCutMinDepth || depth >= n || beta-alpha != 1 {
+		return false
+	}
+	c, ok := t.mpc.cell(n, depth)
+	if !ok {
+		return false
+	}
+	lo, hi := c.bounds(alpha, beta)
+	if v := t.mid10(p, o, c.shallow, hi-1, hi, passed); v >= hi || t.aborted {
+		t.cutValue = beta
+		return true
+	}
+	if v := t.mid10(p, o, c.shallow, lo, lo+1, passed); v <= lo || t.aborted {
+		t.cutValue = alpha
+		return true
+	}
+	return false
 }
 
 func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
@@ -338,18 +383,8 @@ func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
 		np, no := play10(p, o, sq, f)
 		list = append(list, rootMove10{sq: sq, flips: f, score: -t.ev10.Score10(np, no)})
 	}
-	for i := 1; i < len(list); i++ {
-		for k := i; k > 0 && list[k].score > list[k-1].score; k-- {
-			list[k], list[k-1] = list[k-1], list[k]
-		}
-	}
-	if t.id > 0 && len(list) >= 3 {
-		k := 1 + (t.id-1)%(len(list)-1)
-		rest := append([]rootMove10(nil), list[1:]...)
-		for i := range rest {
-			list[1+i] = rest[(i+k-1)%len(rest)]
-		}
-	}
+	sortRoot(list)
+	rotate(list, t.id)
 	return list
 }
 
@@ -469,27 +504,7 @@ func (t *thread) solveRoot10(p, o othello.Bits, first int) {
 
 // pv10 follows the table's best moves from the root move first.
 func (t *thread) pv10(p, o othello.Bits, first, maxLen int) []int {
-	pv := []int{first}
-	mv := first
-	for len(pv) < maxLen {
-		p, o = play10(p, o, mv, othello.Flips10(p, o, mv))
-		moves := othello.Legal10(p, o, t.blocked)
-		if moves.IsZero() {
-			if othello.Legal10(o, p, t.blocked).IsZero() {
-				break
-			}
-			pv = append(pv, othello.Pass)
-			p, o = o, p
-			moves = othello.Legal10(p, o, t.blocked)
-		}
-		e, ok := t.tt.probe(t.key10(p, o))
-		if !ok || e.move < 0 || !moves.Has(e.move) {
-			break
-		}
-		mv = e.move
-		pv = append(pv, mv)
-	}
-	return pv
+	return followPV(t, &pvPos10{p: p, o: o, blocked: t.blocked}, first, maxLen)
 }
 
 // search10 searches a 10×10 position.

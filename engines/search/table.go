@@ -66,6 +66,32 @@ func unpack(d uint64) entry {
 	}
 }
 
+// window applies the entry to a search of (alpha, beta) at depth: it returns
+// a cutoff value and true, or the window narrowed by the entry's bounds.
+// scale is eval.Disc for a midgame search (eval units: exact bounds are
+// scaled, midgame bounds count from the same depth on) and 1 for the exact
+// solver (discs: only exact bounds count). Every search function probes
+// through it; it is small enough to be inlined.
+func (e entry) window(scale, depth, alpha, beta int) (lo, hi, v int, cut bool) {
+	lo, hi = e.lower, e.upper
+	switch {
+	case e.kind == kindEnd:
+		lo, hi = lo*scale, hi*scale
+	case e.kind == kindMid && e.depth >= depth && scale != 1:
+	default:
+		return alpha, beta, 0, false
+	}
+	switch {
+	case lo >= beta:
+		return alpha, beta, lo, true
+	case hi <= alpha:
+		return alpha, beta, hi, true
+	case lo == hi:
+		return alpha, beta, lo, true
+	}
+	return max(alpha, lo), min(beta, hi), 0, false
+}
+
 // probe looks key up and reports the entry found.
 func (t *table) probe(key uint64) (entry, bool) {
 	i := (key & t.mask) * 4

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"sync/atomic"
-
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -25,21 +23,28 @@ type thread struct {
 	anti, toWinner bool
 	// blocked is the 10×10 board's unusable squares (octagon).
 	blocked othello.Bits
+	// mpc is the mode's Multi-ProbCut model (nil: off); cutValue is the
+	// value of the last cut.
+	mpc      *probCutModel
+	cutValue int
 	// id is the thread's number in its search; 0 is the main thread.
 	id    int
 	nodes uint64
 	job   *job
-	// halt, when set, is one more reason to stop: another thread has
-	// finished the root move this thread is searching (split.go).
-	halt *atomic.Bool
+	// yb, during an exact solve on several threads, is the work they share
+	// (ybwc.go); sp is the split point whose move this thread is
+	// searching (nil outside any).
+	yb *ybwc
+	sp *splitPoint
 	// aborted is set once the stop flag has been seen; every search
 	// function returns at once afterwards and its scores mean nothing.
 	aborted bool
 }
 
-// poll checks the stop flag every 1024 nodes and reports whether to abort.
+// poll checks the stop flags every 1024 nodes (the job's and those of the
+// split points the thread works for) and reports whether to abort.
 func (t *thread) poll() bool {
-	if t.nodes&1023 == 0 && (t.job.stopped() || t.halt != nil && t.halt.Load()) {
+	if t.nodes&1023 == 0 && t.mustStop() {
 		t.aborted = true
 	}
 	return t.aborted

@@ -1,0 +1,147 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"go/parser"
+	"go/token"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// tightProbCut is a model that cuts as often as possible: the shallow search
+// is taken to predict the deep one within a tenth of a disc.
+func tightProbCut() *ProbCut {
+	pc := &ProbCut{}
+	for _, m := range othello.AllModes() {
+		for d := probCutMinDepth; d <= 10; d++ {
+			pc.Fits = append(pc.Fits, ProbCutFit{Mode: m, MinEmpties: 0, MaxEmpties: 100, Depth: d, Shallow: probCutShallow(d), A: 1, Sigma: 10, N: 1})
+		}
+	}
+	return pc
+}
+
+func TestProbCutShallowKeepsParity(t *testing.T) {
+	for d := probCutMinDepth; d <= 30; d++ {
+		s := probCutShallow(d)
+		assert.Less(t, s, d)
+		assert.GreaterOrEqual(t, s, 1)
+		assert.Equal(t, d%2, s%2, "depth %d: shallow %d", d, s)
+	}
+}
+
+func TestFitLineRecoversALine(t *testing.T) {
+	var values [][]int
+	for x := -500; x <= 500; x += 50 {
+		values = append(values, []int{0, x, 3*x/2 + 40})
+	}
+	f, ok := fitLine(values, 1, 2)
+	require.True(t, ok)
+	assert.InDelta(t, 1.5, f.A, 1e-9)
+	assert.InDelta(t, 40, f.B, 1e-9)
+	assert.InDelta(t, 0, f.Sigma, 1e-9)
+	_, ok = fitLine([][]int{{0, 5, 1}, {0, 5, 2}, {0, 5, 3}}, 1, 2)
+	assert.False(t, ok, "a constant shallow value has no fit")
+}
+
+func TestProbCutModelExtendsTheDeepestFit(t *testing.T) {
+	pc := &ProbCut{Fits: []ProbCutFit{
+		{Mode: othello.Std, MinEmpties: 20, MaxEmpties: 30, Depth: 5, Shallow: 1, A: 1.1, B: 3, Sigma: 80, N: 9},
+		{Mode: othello.Std, MinEmpties: 20, MaxEmpties: 30, Depth: 6, Shallow: 2, A: 1.2, B: 4, Sigma: 90, N: 9},
+	}}
+	m := pc.model(othello.Std)
+	require.NotNil(t, m)
+	c, ok := m.cell(25, 5)
+	require.True(t, ok)
+	assert.Equal(t, probCutCell{shallow: 1, a: 1.1, b: 3, margin: probCutT * 80}, c)
+	c, ok = m.cell(25, 12)
+	require.True(t, ok, "deeper than the deepest fit")
+	assert.Equal(t, probCutCell{shallow: probCutShallow(12), a: 1.2, b: 4, margin: probCutT * 90}, c)
+	_, ok = m.cell(25, 4)
+	assert.False(t, ok)
+	_, ok = m.cell(31, 6)
+	assert.False(t, ok, "outside the phase")
+	assert.Nil(t, pc.model(othello.Anti))
+	assert.Nil(t, (&ProbCut{}).model(othello.Std))
+	// A shallow value ≥ hi predicts a deep one ≥ beta by the margin, and
+	// one ≤ lo a deep one ≤ alpha; both bounds are the nearest such.
+	lo, hi := c.bounds(-100, -99)
+	assert.GreaterOrEqual(t, c.a*float64(hi)+c.b-c.margin, -99.0)
+	assert.Less(t, c.a*float64(hi-1)+c.b-c.margin, -99.0)
+	assert.LessOrEqual(t, c.a*float64(lo)+c.b+c.margin, -100.0)
+	assert.Greater(t, c.a*float64(lo+1)+c.b+c.margin, -100.0)
+}
+
+func TestProbCutCutsNodes(t *testing.T) {
+	for _, b := range BenchPositions() {
+		if b.Endgame {
+			continue
+		}
+		t.Run(b.Name, func(t *testing.T) {
+			off := New(Options{Threads: 1, HashMB: 4, ProbCut: &ProbCut{}})
+			on := New(Options{Threads: 1, HashMB: 4, ProbCut: tightProbCut()})
+			rOff, err := off.Search(context.Background(), b.Position, Limits{Depth: 6})
+			require.NoError(t, err)
+			rOn, err := on.Search(context.Background(), b.Position, Limits{Depth: 6})
+			require.NoError(t, err)
+			assert.Less(t, rOn.Nodes, rOff.Nodes)
+			assert.True(t, b.Position.Legal().Has(rOn.Move))
+		})
+	}
+}
+
+func TestProbCutNeverTouchesAFullDepthSearch(t *testing.T) {
+	// A midgame search as deep as the empties is exact: Multi-ProbCut must
+	// not cut anywhere in it, however tight its model.
+	on := New(Options{Threads: 1, HashMB: 4, ProbCut: tightProbCut()})
+	per := 2
+	if testing.Short() {
+		per = 1 // slow under the race detector
+	}
+	for _, m := range othello.AllModes() {
+		for i := range per {
+			pos := randomGame(m, 13+i, uint64(i)*7919+uint64(m))
+			n := pos.Empties().Count()
+			on.ClearHash()
+			exact, err := on.Search(context.Background(), pos, Limits{Exact: true})
+			require.NoError(t, err)
+			on.ClearHash()
+			mid, err := on.Search(context.Background(), pos, Limits{Depth: n})
+			require.NoError(t, err)
+			require.True(t, mid.Exact, "%s", m)
+			assert.Equal(t, exact.Score, mid.Score, "%s %d empties\n%s", m, n, pos)
+		}
+	}
+}
+
+func TestCalibrateProbCutWritesATable(t *testing.T) {
+	pc, err := CalibrateProbCut(context.Background(), Options{HashMB: 1}, CalibrateConfig{Modes: []othello.Mode{othello.Std, othello.Octagon}, Positions: 4, MaxDepth8: 4, MaxDepth10: 3})
+	require.NoError(t, err)
+	modes := map[othello.Mode]bool{}
+	for _, f := range pc.Fits {
+		modes[f.Mode] = true
+		assert.Equal(t, 4, f.N)
+		assert.Equal(t, probCutShallow(f.Depth), f.Shallow)
+	}
+	assert.Equal(t, map[othello.Mode]bool{othello.Std: true, othello.Octagon: true}, modes)
+	var buf bytes.Buffer
+	require.NoError(t, pc.WriteGo(&buf, "test"))
+	_, err = parser.ParseFile(token.NewFileSet(), "probcut_default.go", buf.Bytes(), 0)
+	require.NoError(t, err, "%s", buf.String())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = CalibrateProbCut(ctx, Options{}, CalibrateConfig{Positions: 1})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+func TestDefaultProbCutIsUsable(t *testing.T) {
+	for _, f := range defaultProbCut().Fits {
+		assert.Greater(t, f.Depth, f.Shallow)
+		assert.GreaterOrEqual(t, f.MaxEmpties, f.MinEmpties)
+		assert.Positive(t, f.N)
+	}
+}
