@@ -22,7 +22,7 @@ const (
 	// AnswerAllowance is how long past its planned think time an engine
 	// may take to answer (to stop its search and write the move) before
 	// the adapter gives up on it.
-	AnswerAllowance = 500 * time.Millisecond
+	AnswerAllowance = time.Second
 	// DefaultStartup is the default start-up allowance: how long a fresh
 	// engine process may take to load (Egaroucid's stock build takes 5.3 s
 	// on the build VM) before its first answer is given up.
