@@ -67,9 +67,10 @@ type Engine struct {
 	bin  string
 	log  *slog.Logger
 	slot *proc.Slot
-	// ready is the process that has answered the ready probe; used
-	// holding the slot's turn.
-	ready *proc.Process
+	// ready is the process that has answered the ready probe, started
+	// when the slot's process was started; used holding the slot's turn.
+	ready   *proc.Process
+	started time.Time
 }
 
 // ErrClosed is returned by Move after Close.
@@ -217,13 +218,16 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		if p != e.ready {
 			if err := e.awaitReady(wctx, p); err != nil {
 				lastErr = err
-				if errors.Is(err, errEOF) || wctx.Err() == nil {
-					// Dead, or over its start-up allowance: replaced.
+				if errors.Is(err, errEOF) || time.Since(e.started) > adapt.MaxStartup {
+					// Dead, or loading for so long that it must be hung: replaced.
 					e.slot.Retire(p, true)
 					continue
 				}
-				// Still loading when the budget ends: kept for the next move.
-				return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
+				// Still loading: kept for the next move, which waits again.
+				if wctx.Err() != nil {
+					return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
+				}
+				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 			}
 			e.ready = p
 			e.checkMemory(p)
@@ -352,6 +356,7 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.started = time.Now()
 	if err := p.Send(readyProbe); err != nil {
 		return p, fmt.Errorf("%w: %v", errEOF, err) // the slot kills it and counts a crash
 	}

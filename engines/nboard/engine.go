@@ -80,8 +80,10 @@ type Engine struct {
 	log  *slog.Logger
 	slot *proc.Slot
 	ping int64 // last ping number sent; used holding the slot's turn
-	// ready is the process that has answered a ping; used holding the turn.
-	ready *proc.Process
+	// ready is the process that has answered a ping, started when the
+	// slot's process was started; used holding the turn.
+	ready   *proc.Process
+	started time.Time
 
 	mu     sync.Mutex // guards myname
 	myname string
@@ -208,13 +210,15 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			// is kept for the next move; any other that missed its pong
 			// (dead, deaf to ping, or over its start-up allowance) is
 			// replaced.
-			if !fresh || wctx.Err() == nil {
+			if !fresh || errors.Is(err, errEOF) || time.Since(e.started) > adapt.MaxStartup {
 				e.slot.Retire(p, true)
+				continue
 			}
-			if fresh && errors.Is(err, errSyncTimeout) {
-				return engines.Result{}, fmt.Errorf("nboard move: engine not ready: %w", err)
+			// Still loading: kept for the next move, which waits again.
+			if wctx.Err() != nil {
+				continue
 			}
-			continue
+			return engines.Result{}, fmt.Errorf("nboard move: engine not ready: %w", err)
 		}
 		e.ready = p
 		res, err := e.search(wctx, p, req, ggf)
@@ -266,6 +270,7 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.started = time.Now()
 	hello := []string{"nboard " + strconv.Itoa(e.opts.Version)}
 	if e.opts.Depth > 0 {
 		hello = append(hello, "set depth "+strconv.Itoa(e.opts.Depth))

@@ -246,12 +246,19 @@ func TestScoreDepthAndNodes(t *testing.T) {
 
 func TestStartupAllowance(t *testing.T) {
 	enginetest.NoLeak(t)
-	e := newFake(t, Options{Startup: 200 * time.Millisecond}, "slowstart", "3000")
+	e := newFake(t, Options{Startup: 200 * time.Millisecond}, "slowstart", "1500")
 	_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
 	require.ErrorIs(t, err, errSyncTimeout, "a start-up is given its allowance, not the minute's budget")
 	assert.Contains(t, err.Error(), "not ready")
+	// Still loading, not hung: kept, and the next moves wait for it again.
+	var res engines.Result
+	require.Eventually(t, func() bool {
+		res, err = e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, first(othello.New(othello.Std)), res.Move)
 	starts, crashes := e.Stats()
-	assert.Equal(t, [2]int{1, 1}, [2]int{starts, crashes}, "the process over its allowance is replaced")
+	assert.Equal(t, [2]int{1, 0}, [2]int{starts, crashes}, "the loading process was kept")
 	require.NoError(t, e.Close())
 }
 

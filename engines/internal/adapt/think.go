@@ -27,6 +27,10 @@ const (
 	// engine process may take to load (Egaroucid's stock build takes 5.3 s
 	// on the build VM) before its first answer is given up.
 	DefaultStartup = 8 * time.Second
+	// MaxStartup is how long a new process may go on loading across
+	// moves (each waiting at most its start-up allowance) before it is
+	// taken for hung and replaced.
+	MaxStartup = time.Minute
 )
 
 // ThinkTime allots the time an engine should search for req, from the
