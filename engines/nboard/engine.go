@@ -18,8 +18,10 @@ import (
 	"flipbot.dev/flipbot/engines/proc"
 )
 
-// DefaultVersion is the protocol version sent by `nboard N` (Edax wants 1).
-const DefaultVersion = 2
+// DefaultVersion is the protocol version sent by `nboard N`: 1, the only
+// one Edax 4.6 accepts (it answers no ping after `nboard 2`), so that
+// `--nboard "edax -nboard"` works.
+const DefaultVersion = 1
 
 // DefaultSyncTimeout bounds the wait for the pong of a running engine
 // before it is killed and started again.

@@ -47,7 +47,7 @@ func TestAnswers(t *testing.T) {
 		{"pass with legal moves", Options{}, []string{"pass"}, true},
 		{"unreadable move", Options{}, []string{"badmove"}, true},
 		{"crash on go", Options{}, []string{"crash"}, true},
-		{"edax refuses version 2", Options{}, []string{"edax"}, true},
+		{"edax refuses version 2", Options{Version: 2}, []string{"edax"}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
