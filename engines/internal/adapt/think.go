@@ -30,7 +30,7 @@ const (
 	// MaxStartup is how long a new process may go on loading across
 	// moves (each waiting at most its start-up allowance) before it is
 	// taken for hung and replaced.
-	MaxStartup = time.Minute
+	MaxStartup = 2 * time.Minute
 )
 
 // ThinkTime allots the time an engine should search for req, from the
