@@ -3,9 +3,13 @@ package appliance
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
+	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/sizing"
 )
 
 // modeEngine plays each game mode with the engine the settings choose: the
@@ -50,6 +54,19 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 	return m.builtin.Move(ctx, req)
 }
 
+// StartFor starts the per-leg Egaroucid ahead of a std match's first move
+// (the bot calls it when it accepts the match); the built-in engine needs
+// no start.
+func (m *modeEngine) StartFor(mode othello.Mode) error {
+	if mode != othello.Std || m.std == nil {
+		return nil
+	}
+	if st, ok := m.std.(bot.Starter); ok {
+		return st.Start()
+	}
+	return nil
+}
+
 // Close closes the per-leg Egaroucid, not the shared built-in engine.
 func (m *modeEngine) Close() error {
 	if m.std != nil {
@@ -70,4 +87,30 @@ func offModes(s Settings) map[othello.Mode]bool {
 		}
 	}
 	return off
+}
+
+// stdEgaroucid returns the maker of the per-leg Egaroucid for std, sized
+// to the device (engines/sizing): each leg gets half the cores (at most
+// the settings' threads) and the largest table that keeps the Egaroucid
+// of every leg of every match the settings allow at once inside the
+// memory bound. When even its smallest table does not fit (a 512 MiB Zero
+// 2 W; a 1 GB Pi with two matches at once) it returns nil and logs why:
+// std is then played by the built-in engine and the device keeps working.
+func stdEgaroucid(path string, s Settings, m sizing.Machine, log *slog.Logger) func() (engines.Engine, error) {
+	legs := 2 * max(1, s.MaxMatches)
+	p := sizing.Egaroucid(m, legs)
+	if s.Threads > 0 {
+		p.Threads = min(p.Threads, s.Threads)
+	}
+	args := []any{"processes", legs, "rss_mib_estimate", p.RSS >> 20, "share_mib", p.Share >> 20,
+		"memory_mib", m.Memory >> 20, "hash_level", p.Table, "threads", p.Threads}
+	if !p.Fits {
+		log.Warn("Egaroucid does not fit this device's memory for every std leg at once; std is played by the built-in engine "+
+			"(fewer matches at once in the settings may let it fit)", args...)
+		return nil
+	}
+	log.Info("Egaroucid sized to the device", args...)
+	return func() (engines.Engine, error) {
+		return egaroucid.New(egaroucid.Options{Path: path, Threads: p.Threads, Hash: p.Table, MemoryShare: p.Share, Logger: log})
+	}
 }

@@ -10,9 +10,9 @@ import (
 
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
-	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
+	"flipbot.dev/flipbot/engines/sizing"
 	"flipbot.dev/flipbot/flipsight"
 )
 
@@ -90,10 +90,14 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) bot.EngineF
 		New:   func() (engines.Engine, error) { return &modeEngine{builtin: builtin, off: off}, nil },
 	}
 	if s.Engines["std"] == EngineEgaroucid && p.cfg.Egaroucid != "" {
+		newStd := stdEgaroucid(p.cfg.Egaroucid, s, sizing.Detect(), p.cfg.Logger)
+		if newStd == nil {
+			return f
+		}
 		f.Name = builtin.Name() + "; std: Egaroucid"
 		f.Scope = bot.PerLeg
 		f.New = func() (engines.Engine, error) {
-			eg, err := egaroucid.New(egaroucid.Options{Path: p.cfg.Egaroucid, Threads: s.Threads, Logger: p.cfg.Logger})
+			eg, err := newStd()
 			if err != nil {
 				return nil, fmt.Errorf("egaroucid: %w", err)
 			}

@@ -108,7 +108,7 @@ func New(opts Options) (*Bot, error) {
 			Engine:   clip(opts.Engine.Name),
 			Practice: opts.Engine.Practice,
 		},
-		eng:        newEngineSet(opts.Engine, opts.Logger),
+		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
 		streamMsgs: make(chan streamMsg, 64),
 		pollDone:   make(chan pollResult, 1),
 		acceptDone: make(chan acceptResult, 8),

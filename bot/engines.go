@@ -6,27 +6,49 @@ import (
 	"sync"
 
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
 )
 
-// engineSet makes and closes the bot's engine instances by the factory's
-// scope. Safe for concurrent use.
-type engineSet struct {
-	f   EngineFactory
-	log *slog.Logger
+// Starter is implemented by engines that run a process which can be
+// started ahead of its first move (the external adapters): the bot calls
+// Start when it accepts (or picks up) a match, so that the engine's start-up
+// is not taken from the first move's clock.
+type Starter interface {
+	Start() error
+}
 
-	closing sync.WaitGroup // closes started in the background
+// ModeStarter is Starter for engines that play each mode with a different
+// engine (the appliance's): StartFor starts only what mode needs.
+type ModeStarter interface {
+	StartFor(mode othello.Mode) error
+}
+
+// engineSet makes and closes the bot's engine instances by the factory's
+// scope, starts them when a match is accepted, and keeps per-leg engines
+// warm between matches (up to warm of them: two legs per match the bot
+// plays at once), so that the next match's first moves do not pay their
+// start-up either. Safe for concurrent use.
+type engineSet struct {
+	f    EngineFactory
+	log  *slog.Logger
+	warm int
+
+	closing  sync.WaitGroup // closes started in the background
+	starting sync.WaitGroup // starts in the background
 
 	mu       sync.Mutex
 	shared   engines.Engine
 	perMatch map[int64]engines.Engine
 	perLeg   map[legKey]engines.Engine
+	idle     []engines.Engine // per-leg engines of ended matches, still running
 }
 
-func newEngineSet(f EngineFactory, log *slog.Logger) *engineSet {
-	return &engineSet{f: f, log: log, perMatch: map[int64]engines.Engine{}, perLeg: map[legKey]engines.Engine{}}
+func newEngineSet(f EngineFactory, log *slog.Logger, warm int) *engineSet {
+	return &engineSet{f: f, log: log, warm: warm, perMatch: map[int64]engines.Engine{}, perLeg: map[legKey]engines.Engine{}}
 }
 
-// get returns the engine for a leg, making it on first use.
+// get returns the engine for a leg, making it on first use (a warm one
+// when there is one).
 func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -45,6 +67,11 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	default:
 		e, ok = s.perLeg[key]
 		put = func(n engines.Engine) { s.perLeg[key] = n }
+		if !ok && len(s.idle) > 0 {
+			e, ok = s.idle[len(s.idle)-1], true
+			s.idle = s.idle[:len(s.idle)-1]
+			put(e)
+		}
 	}
 	if ok {
 		return e, nil
@@ -55,6 +82,38 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	}
 	put(e)
 	return e, nil
+}
+
+// prepare makes the engines of a match's legs and starts their processes
+// in the background (loop: it does not wait for them).
+func (s *engineSet) prepare(match int64, legs int, mode othello.Mode) {
+	if s.f.Scope == Shared {
+		return
+	}
+	for leg := 0; leg < legs; leg++ {
+		e, err := s.get(legKey{match, leg})
+		if err != nil {
+			s.log.Warn("engine could not be made ahead of the match", "match", match, "leg", leg, "err", err)
+			return
+		}
+		s.starting.Add(1)
+		go func() {
+			defer s.starting.Done()
+			var err error
+			switch st := e.(type) {
+			case ModeStarter:
+				err = st.StartFor(mode)
+			case Starter:
+				err = st.Start()
+			}
+			if err != nil {
+				s.log.Warn("engine did not start ahead of the match; its first move starts it", "match", match, "leg", leg, "err", err)
+			}
+		}()
+		if s.f.Scope == PerMatch {
+			return // one engine for both legs
+		}
+	}
 }
 
 // discard closes the engine of a leg after it failed, so that the next
@@ -87,8 +146,10 @@ func (s *engineSet) closeLater(e engines.Engine) {
 	}()
 }
 
-// releaseMatch closes the engines of a match that has ended.
-func (s *engineSet) releaseMatch(id int64, _ *sync.WaitGroup) {
+// releaseMatch lets go of the engines of a match that has ended (or was
+// never accepted): per-leg engines are kept warm for the next match while
+// there is room, the others are closed.
+func (s *engineSet) releaseMatch(id int64) {
 	s.mu.Lock()
 	var list []engines.Engine
 	if e, ok := s.perMatch[id]; ok {
@@ -96,9 +157,14 @@ func (s *engineSet) releaseMatch(id int64, _ *sync.WaitGroup) {
 		delete(s.perMatch, id)
 	}
 	for k, e := range s.perLeg {
-		if k.match == id {
+		if k.match != id {
+			continue
+		}
+		delete(s.perLeg, k)
+		if len(s.idle) < s.warm {
+			s.idle = append(s.idle, e)
+		} else {
 			list = append(list, e)
-			delete(s.perLeg, k)
 		}
 	}
 	s.mu.Unlock()
@@ -107,11 +173,11 @@ func (s *engineSet) releaseMatch(id int64, _ *sync.WaitGroup) {
 	}
 }
 
-// closeAll closes every engine and waits for the closes started earlier
-// (when Run ends: no engine process outlives the bot).
+// closeAll closes every engine and waits for the starts and closes begun
+// earlier (when Run ends: no engine process outlives the bot).
 func (s *engineSet) closeAll() {
 	s.mu.Lock()
-	list := make([]engines.Engine, 0, len(s.perMatch)+len(s.perLeg)+1)
+	list := make([]engines.Engine, 0, len(s.perMatch)+len(s.perLeg)+len(s.idle)+1)
 	if s.shared != nil {
 		list = append(list, s.shared)
 		s.shared = nil
@@ -124,10 +190,13 @@ func (s *engineSet) closeAll() {
 		list = append(list, e)
 		delete(s.perLeg, k)
 	}
+	list = append(list, s.idle...)
+	s.idle = nil
 	s.mu.Unlock()
 	for _, e := range list {
 		s.close(e)
 	}
+	s.starting.Wait()
 	s.closing.Wait()
 }
 

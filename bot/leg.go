@@ -273,7 +273,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		if err == nil {
 			b.log.Info("move", "match", j.key.match, "leg", j.key.leg, "revision", t.rev,
 				"move", othello.SquareName(c.move, j.size), "source", c.source, "depth", c.res.Depth,
-				"exact", c.res.Exact, "score", c.res.Score, "engine_ms", c.res.Elapsed.Milliseconds(),
+				"exact", c.res.Exact, "score", c.res.Score, "nodes", c.res.Nodes, "engine_ms", c.res.Elapsed.Milliseconds(),
 				"total_ms", b.clock.Now().Sub(start).Milliseconds(),
 				"remaining_ms", deadline.Sub(b.clock.Now()).Milliseconds())
 			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Source: c.source, Depth: c.res.Depth,

@@ -97,6 +97,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 		if m == nil {
 			m = b.track(obj, p)
 			b.log.Info("playing match", "match", obj.ID, "mode", m.modeName, "opponent", m.opponent, "participant", p)
+			b.prepareEngines(m)
 		}
 		m.accepting = false
 		m.running = true
@@ -124,6 +125,19 @@ func (b *Bot) track(obj flipsight.Match, p int) *match {
 	m.opponentUnknown = strings.HasPrefix(m.opponent, "bot ")
 	b.matches[obj.ID] = m
 	return m
+}
+
+// prepareEngines starts the engines of a match's legs ahead of its first
+// moves (loop): two legs for a bot match, one for a human match.
+func (b *Bot) prepareEngines(m *match) {
+	if !m.modeOK {
+		return
+	}
+	legs := 2
+	if m.human {
+		legs = 1
+	}
+	b.eng.prepare(m.id, legs, m.mode)
 }
 
 func (b *Bot) opponentName(obj flipsight.Match, p int) string {
@@ -173,6 +187,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	m := b.track(obj, p)
 	m.accepting = true
 	b.log.Info("accepting match", "match", obj.ID, "mode", mode, "opponent", m.opponent, "human", obj.IsHuman())
+	b.prepareEngines(m)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
@@ -198,9 +213,11 @@ func (b *Bot) onAccept(r acceptResult) {
 		b.log.Warn("accept failed", "match", r.id, "err", r.err)
 		if m != nil && m.accepting {
 			delete(b.matches, r.id) // release the slot
+			b.eng.releaseMatch(r.id)
 		}
 	} else if m != nil && r.resp.Match != nil && isFinal(r.resp.Match.Status) {
 		delete(b.matches, r.id)
+		b.eng.releaseMatch(r.id)
 	}
 	b.startPoll()
 	b.publish()
@@ -306,7 +323,7 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 	delete(b.matches, m.id)
 	b.ended[m.id] = true
 	m.cancelTasks()
-	b.eng.releaseMatch(m.id, &b.tasks)
+	b.eng.releaseMatch(m.id)
 	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {
 		b.log.Info("challenge ended before it started", "match", m.id, "status", obj.Status)
 	} else {

@@ -102,7 +102,7 @@ func TestEngineSetScopes(t *testing.T) {
 			made = append(made, e)
 			return e, nil
 		}}
-		s := newEngineSet(f, testLogger(t))
+		s := newEngineSet(f, testLogger(t), 4)
 		for _, m := range []int64{1, -2} {
 			for leg := 0; leg < 2; leg++ {
 				e1, err := s.get(legKey{m, leg})
@@ -113,7 +113,7 @@ func TestEngineSetScopes(t *testing.T) {
 			}
 		}
 		assert.Len(t, made, tt.instances)
-		s.releaseMatch(1, nil)
+		s.releaseMatch(1)
 		s.closeAll()
 		require.Eventually(t, func() bool {
 			for _, e := range made {
@@ -123,6 +123,40 @@ func TestEngineSetScopes(t *testing.T) {
 			}
 			return true
 		}, time.Second, 5*time.Millisecond, "every instance closed exactly once (scope %d)", tt.scope)
+	}
+}
+
+// startingEngine counts its Start calls.
+type startingEngine struct {
+	countingEngine
+	starts atomic.Int32
+}
+
+func (e *startingEngine) Start() error { e.starts.Add(1); return nil }
+
+func TestEngineSetStartsAheadAndKeepsWarm(t *testing.T) {
+	var made []*startingEngine
+	f := EngineFactory{Scope: PerLeg, New: func() (engines.Engine, error) {
+		e := &startingEngine{}
+		made = append(made, e)
+		return e, nil
+	}}
+	s := newEngineSet(f, testLogger(t), 2)
+	s.prepare(7, 2, othello.Std)
+	require.Len(t, made, 2, "both legs' engines are made when the match is accepted")
+	require.Eventually(t, func() bool { return made[0].starts.Load() == 1 && made[1].starts.Load() == 1 },
+		5*time.Second, 5*time.Millisecond, "and started")
+	s.releaseMatch(7)
+	for _, e := range made {
+		assert.Zero(t, e.closed.Load(), "kept warm for the next match")
+	}
+	e, err := s.get(legKey{8, 0})
+	require.NoError(t, err)
+	assert.Len(t, made, 2, "the next match takes a warm engine")
+	assert.Contains(t, []engines.Engine{made[0], made[1]}, e)
+	s.closeAll()
+	for _, e := range made {
+		assert.Equal(t, int32(1), e.closed.Load(), "closed at the end, warm or not")
 	}
 }
 

@@ -146,7 +146,7 @@ func newLogger(cfg config.Bot, w io.Writer) *slog.Logger {
 func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) {
 	ext := external.Config{Engine: cfg.Engine, NBoard: cfg.NBoard, NBoardDepth: cfg.NBoardDepth,
 		Edax: cfg.Edax, EdaxEval: cfg.EdaxEval, Egaroucid: cfg.Egaroucid, Threads: cfg.Threads,
-		Name: cfg.EngineName, Logger: log}
+		HashMB: cfg.HashMB, Legs: 2 * max(1, cfg.MaxMatches), Name: cfg.EngineName, Logger: log}
 	kind, err := ext.Kind()
 	if err != nil {
 		return bot.EngineFactory{}, err

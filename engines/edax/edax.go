@@ -3,9 +3,12 @@
 //
 // Lifetime: create one engine per leg with [New]; it plays std only. Edax
 // is started with -nboard (and `nboard 1`, the only version it accepts),
-// -eval-file and, at start, `set depth 60` (or the --nboard-depth value):
-// the search is then stopped with a ping at the think time allotted from
-// the clock (adapt.ThinkTime), and Edax answers its best move so far.
+// -eval-file, -n and -h when set (see engines/sizing) and, at start,
+// `set depth 60` (or the --nboard-depth value). Each move is asked for
+// with `hint 1`, whose answer `search PV EVAL 0 DEPTH` carries the depth
+// that Edax's `go` answer leaves out; the search is stopped with a ping at
+// the think time allotted from the clock (adapt.ThinkTime), and Edax
+// answers its best move so far.
 //
 // When no evaluation file is given, eval.dat is looked for as
 // <dir>/data/eval.dat, <dir>/eval.dat and <dir>/../data/eval.dat, <dir>
@@ -48,6 +51,9 @@ type Options struct {
 	Depth int
 	// Threads, when positive, is passed as -n.
 	Threads int
+	// Hash, when positive, is passed as -h: the table has 2^Hash entries
+	// (Edax's default 22 takes 164 MiB in all; see engines/sizing).
+	Hash int
 	// ExtraArgs are added to Edax's command line.
 	ExtraArgs []string
 	// Name is the engine's name; empty means "Edax".
@@ -94,6 +100,12 @@ func New(opts Options) (*nboard.Engine, error) {
 	if opts.Threads > 0 {
 		args = append(args, "-n", strconv.Itoa(opts.Threads))
 	}
+	if opts.Hash < 0 || opts.Hash > 30 {
+		return nil, fmt.Errorf("edax: hash bits %d outside 0..30", opts.Hash)
+	}
+	if opts.Hash > 0 {
+		args = append(args, "-h", strconv.Itoa(opts.Hash))
+	}
 	args = append(args, opts.ExtraArgs...)
 	return nboard.New(nboard.Options{
 		Path:        bin,
@@ -102,6 +114,7 @@ func New(opts Options) (*nboard.Engine, error) {
 		Name:        opts.Name,
 		Version:     1,
 		Depth:       depth,
+		Hint:        true,
 		Think:       func(req engines.Request) time.Duration { return adapt.ThinkTime(req, stopMargin) },
 		StopMargin:  stopMargin,
 		Logger:      opts.Logger,

@@ -135,3 +135,20 @@ func TestSlowStartLeavesTimeToAnswer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, last(pos), res.Move)
 }
+
+func TestScoreDepthThreadsAndHash(t *testing.T) {
+	bin := install(t, "data")
+	e, err := New(Options{Path: bin, Threads: 3, Hash: 17, ExtraArgs: []string{"-fake", "args"}})
+	require.NoError(t, err)
+	defer e.Close()
+	pos := othello.New(othello.Std)
+	res, err := e.Move(context.Background(), engines.Request{Position: pos, Remaining: 10 * time.Second, Budget: 3 * time.Second})
+	require.NoError(t, err, "-n 3 -h 17 reach Edax")
+	assert.Equal(t, last(pos), res.Move)
+	assert.Equal(t, 13, res.Depth, "the depth of hint's search line")
+	assert.InDelta(t, -2.0, res.Score, 1e-9)
+	assert.Equal(t, uint64(4242), res.Nodes)
+
+	_, err = New(Options{Path: bin, Hash: 31})
+	require.Error(t, err)
+}

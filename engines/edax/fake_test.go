@@ -22,7 +22,8 @@ func TestMain(m *testing.M) { enginetest.RunFakeOrTests(m, fakeEnv, fakeEdax) }
 // fakeEdax behaves like Edax 4.6 in NBoard mode: it needs -nboard, an
 // existing -eval-file, data/ in its working directory and `nboard 1`; it
 // searches until a ping stops it (or 10 s), then answers in lower case
-// like "=== f5 0.00 0.0", then "pong N". With "-fake quick" it answers at
+// like "=== f5 0.00 0.0", then "pong N"; `hint 1` searches the same way
+// and answers "search f5d6 -2 0 13". With "-fake quick" it answers at
 // once; with "-fake crash" it exits on go; "-fake slowstart" sleeps 0.6 s
 // before reading.
 func fakeEdax(args []string) int {
@@ -32,6 +33,14 @@ func fakeEdax(args []string) int {
 	}
 	if behaviour == "slowstart" {
 		time.Sleep(600 * time.Millisecond)
+	}
+	if behaviour == "args" { // "-fake args": fail unless -n 3 -h 17
+		if i := slices.Index(args, "-n"); i < 0 || i+1 >= len(args) || args[i+1] != "3" {
+			return 7
+		}
+		if i := slices.Index(args, "-h"); i < 0 || i+1 >= len(args) || args[i+1] != "17" {
+			return 7
+		}
 	}
 	if !slices.Contains(args, "-nboard") {
 		fmt.Fprintln(os.Stderr, "not in nboard mode")
@@ -63,7 +72,10 @@ func fakeEdax(args []string) int {
 		_ = out.Flush()
 	}
 	pos := othello.New(othello.Std)
-	var timer <-chan time.Time
+	var (
+		timer <-chan time.Time
+		hint  bool
+	)
 	answer := func() {
 		timer = nil
 		legal := pos.LegalMoves()
@@ -71,8 +83,12 @@ func fakeEdax(args []string) int {
 		if len(legal) > 0 {
 			name = othello.SquareName(legal[len(legal)-1], 8)
 		}
-		say("nodestats 4242 0.10")
-		say("=== %s -2.00 0.1", name)
+		say("nodestats 4242 0.00")
+		if hint {
+			say("search %sD6c3 -2 0 13", name)
+		} else {
+			say("=== %s -2.00 0.1", name)
+		}
 		say("status Edax is waiting")
 	}
 	for {
@@ -108,7 +124,8 @@ func fakeEdax(args []string) int {
 					answer()
 				}
 				say("pong %s", rest)
-			case "go":
+			case "go", "hint":
+				hint = cmd == "hint"
 				switch behaviour {
 				case "quick":
 					answer()

@@ -2,13 +2,19 @@
 // `--egaroucid PATH` option).
 //
 // Lifetime: create one [Engine] per leg with [New]; it plays std only. The
-// program runs with -quiet -noboard in its own directory (so that its
-// resources/ folder is found). For each move the adapter sends
-// `setboard <64 squares and the side to move>`, `settime <X|O> <seconds>`
-// and `go`, and reads the answer ("f5", "ps" for a pass), stripping the
-// "> " prompts that precede it. The seconds given to settime are the
-// mover's clock less a reserve, lowered so that Egaroucid's own share of it
-// for this move stays under the budget. When the budget ends first, the
-// process is killed (Move returns an error) and a new one is started on
-// the next move.
+// program runs with -noboard (and -t, -hash when set) in its own directory
+// (so that its resources/ folder is found). [Engine.Start] starts it ahead
+// of the first move (the bot does so when it accepts a match): a new
+// process is sent `version`, and its answer tells the adapter that the
+// start-up (5–20 s with the stock build, mostly loading its evaluation) is
+// over; a move waits for it at most the start-up allowance. For each move
+// the adapter then sends `setboard <64 squares and the side to move>`,
+// `settime <X|O> <seconds>` and `go`, and reads the row of the answer table
+// (depth@selectivity, move, score, time, nodes; "ps" for a pass), stripping
+// the "> " prompts before it; a -quiet answer ("f5", "f5 3") is read too.
+// The seconds given to settime are what this move can afford by
+// adapt.ThinkTime, lowered until Egaroucid's own share of them
+// ([Allotment]) fits. The adapter waits for the answer that planned share
+// plus adapt.AnswerAllowance; past it the process is killed (Move returns
+// an error) and a new one is started on the next move.
 package egaroucid

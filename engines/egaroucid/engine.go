@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
@@ -21,16 +22,35 @@ import (
 // its answer after its own think time.
 const DefaultMargin = 300 * time.Millisecond
 
+// readyProbe is sent to a new process: Egaroucid answers it with its
+// version ("Egaroucid for Console 7.8.0 …") once it has loaded its
+// evaluation and reads commands, which tells the adapter that the start-up
+// is over.
+const readyProbe = "version"
+
 // Options configure an [Engine].
 type Options struct {
 	// Path is the Egaroucid for Console binary (--egaroucid).
 	Path string
 	// Threads, when positive, is passed as -t.
 	Threads int
-	// ExtraArgs are added to the command line (after -quiet -noboard).
+	// Hash, when positive, is passed as -hash (the table has 2^Hash
+	// entries of 24 bytes; Egaroucid's default is 25). See engines/sizing.
+	Hash int
+	// ExtraArgs are added to the command line (after -noboard and the
+	// options above; a later option wins in Egaroucid).
 	ExtraArgs []string
 	// Margin is kept under the budget (zero: DefaultMargin).
 	Margin time.Duration
+	// Startup is the start-up allowance: how long a new process may take
+	// to load before the adapter gives up on its first answer (zero:
+	// adapt.DefaultStartup). The process is started ahead of the first
+	// move by Start when the bot accepts a match.
+	Startup time.Duration
+	// MemoryShare, when positive, is the memory this process should stay
+	// in (engines/sizing); a process that takes more once started is
+	// reported in the log.
+	MemoryShare uint64
 	// Name is the engine's name; empty means "Egaroucid".
 	Name string
 	// Logger receives Egaroucid's stderr and the adapter's messages.
@@ -47,6 +67,10 @@ type Engine struct {
 	bin  string
 	log  *slog.Logger
 	slot *proc.Slot
+	// ready is the process that has answered the ready probe, started
+	// when the slot's process was started; used holding the slot's turn.
+	ready   *proc.Process
+	started time.Time
 }
 
 // ErrClosed is returned by Move after Close.
@@ -55,7 +79,10 @@ var ErrClosed = proc.ErrClosed
 // ErrMode is returned for a position that is not std.
 var ErrMode = errors.New("egaroucid plays std only")
 
-var errEOF = errors.New("egaroucid exited")
+var (
+	errEOF      = errors.New("egaroucid exited")
+	errNotReady = errors.New("egaroucid still starting")
+)
 
 // New checks the binary and returns an engine for one leg; Egaroucid starts
 // at the first move.
@@ -72,6 +99,12 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.Margin <= 0 {
 		opts.Margin = DefaultMargin
+	}
+	if opts.Startup <= 0 {
+		opts.Startup = adapt.DefaultStartup
+	}
+	if opts.Hash < 0 || opts.Hash > 30 {
+		return nil, fmt.Errorf("egaroucid: hash level %d outside 0..30", opts.Hash)
 	}
 	if opts.Name == "" {
 		opts.Name = "Egaroucid"
@@ -110,23 +143,41 @@ func (e *Engine) Close() error { return e.slot.Close() }
 // SettimeSeconds returns the clock, in whole seconds (at least 1), given to
 // Egaroucid with settime for req: the mover's clock less adapt.Reserve,
 // lowered until Egaroucid's own allotment of it for this move (as
-// [Allotment] models it) fits in the budget less margin. Egaroucid can put
-// most of its clock into one endgame move, so its real clock would often
-// get it killed at the cap; a smaller one keeps it within the cap.
+// [Allotment] models it) fits in what this move can afford: the think time
+// that adapt.ThinkTime plans, never more than the budget less margin, and
+// never so much that the moves after it could not have their own least
+// allotment (that of settime 1, up to 0.9 s for an endgame solve; settime
+// takes whole seconds). Egaroucid can put most of its clock into one move
+// (an endgame solve, a close choice); told its real clock it ran short
+// clocks down to the bot's fallback floor.
 func SettimeSeconds(req engines.Request, margin time.Duration) int {
+	s, _ := plan(req, margin)
+	return s
+}
+
+// plan returns SettimeSeconds and the modelled allotment of that clock
+// for this move: the time the adapter waits for the answer, with
+// adapt.AnswerAllowance.
+func plan(req engines.Request, margin time.Duration) (int, time.Duration) {
 	budget := adapt.Budget(req)
 	remaining := req.Remaining
 	if remaining <= 0 {
 		remaining = budget
 	}
-	ceiling := budget - margin
 	empties := adapt.Empties(req)
+	least := Allotment(time.Second, empties)
+	var later time.Duration // the least the mover's later moves take
+	for e := empties - 2; e > 0; e -= 2 {
+		later += Allotment(time.Second, e) + adapt.MoveOverhead
+	}
+	affordable := max(0, remaining-adapt.Reserve(remaining)-later-adapt.MoveOverhead) + least
+	ceiling := min(budget-margin, adapt.ThinkTime(req, margin), affordable)
 	for s := int((remaining - adapt.Reserve(remaining)) / time.Second); s > 1; s-- {
-		if Allotment(time.Duration(s)*time.Second, empties) <= ceiling {
-			return s
+		if a := Allotment(time.Duration(s)*time.Second, empties); a <= ceiling {
+			return s, a
 		}
 	}
-	return 1
+	return 1, least
 }
 
 // Move asks Egaroucid for a move in req.Position (std only).
@@ -149,13 +200,6 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	if pos.Turn == othello.White {
 		side = "O"
 	}
-	// settime after setboard: setboard resets the clock once settime has
-	// been used.
-	cmds := []string{
-		"setboard " + board,
-		"settime " + side + " " + strconv.Itoa(SettimeSeconds(req, e.opts.Margin)),
-		"go",
-	}
 	wctx, cancel, err := adapt.Start(ctx, start, req)
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
@@ -171,34 +215,113 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 		}
+		if p != e.ready {
+			if err := e.awaitReady(wctx, p); err != nil {
+				lastErr = err
+				if errors.Is(err, errEOF) || time.Since(e.started) > adapt.MaxStartup {
+					// Dead, or loading for so long that it must be hung: replaced.
+					e.slot.Retire(p, true)
+					continue
+				}
+				// Still loading: kept for the next move, which waits again.
+				if wctx.Err() != nil {
+					return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
+				}
+				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
+			}
+			e.ready = p
+			e.checkMemory(p)
+		}
 		e.drain(p)
+		// settime after setboard: setboard resets the clock once settime
+		// has been used. The plan is made now, after any start-up wait.
+		settime, planned := plan(req, e.opts.Margin)
+		cmds := []string{"setboard " + board, "settime " + side + " " + strconv.Itoa(settime), "go"}
 		sent := time.Now()
 		if err := sendAll(p, cmds); err != nil {
 			lastErr = err
 			e.slot.Retire(p, true)
 			continue
 		}
-		a, err := e.await(wctx, p)
+		actx, acancel := context.WithDeadline(wctx, adapt.AnswerBy(start, sent, req, planned))
+		a, err := e.await(actx, p)
+		acancel()
 		switch {
 		case err == nil:
 			if err := adapt.Check(pos, a.Move); err != nil {
 				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 			}
-			return engines.Result{Move: a.Move, Score: a.Value, Elapsed: time.Since(sent)}, nil
+			return e.result(pos, a, time.Since(sent)), nil
 		case errors.Is(err, errEOF):
 			lastErr = err
 			e.slot.Retire(p, true)
 		default:
-			// At the cap: kill it; the next move starts a new one.
-			e.log.Warn("egaroucid gave no answer in time; killing it", "budget", adapt.Budget(req))
+			// Past its planned time: kill it; the next move starts a new one.
+			e.log.Warn("egaroucid gave no answer in time; killing it", "settime_s", settime,
+				"planned", planned, "allowance", adapt.AnswerAllowance, "budget", adapt.Budget(req))
 			e.slot.Retire(p, true)
-			return engines.Result{}, fmt.Errorf("egaroucid move: %w", adapt.WaitErr(ctx, wctx))
+			if werr := adapt.WaitErr(ctx, wctx); ctx.Err() != nil || wctx.Err() != nil {
+				return engines.Result{}, fmt.Errorf("egaroucid move: %w", werr)
+			}
+			return engines.Result{}, fmt.Errorf("egaroucid move: %w: none within the planned %v + %v (settime %d s)",
+				adapt.ErrTimeout, planned.Round(time.Millisecond), adapt.AnswerAllowance, settime)
 		}
 	}
 	if wctx.Err() != nil {
 		return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), lastErr)
 	}
 	return engines.Result{}, fmt.Errorf("egaroucid move: %w", lastErr)
+}
+
+// result converts an answer into the engine's result.
+func (e *Engine) result(pos othello.Position, a Answer, elapsed time.Duration) engines.Result {
+	empties := pos.Mode.Squares() - pos.Black.Count() - pos.White.Count()
+	return engines.Result{
+		Move:    a.Move,
+		Score:   a.Value,
+		Depth:   a.Depth,
+		Exact:   a.Probability == 100 && a.Depth >= empties,
+		Nodes:   a.Nodes,
+		Elapsed: elapsed,
+	}
+}
+
+// awaitReady waits for the answer to the ready probe, within ctx and the
+// start-up allowance.
+func (e *Engine) awaitReady(ctx context.Context, p *proc.Process) error {
+	ctx, cancel := context.WithTimeout(ctx, e.opts.Startup)
+	defer cancel()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: no answer to %q within the start-up allowance of %v", errNotReady, readyProbe, e.opts.Startup)
+		case l, ok := <-p.Lines():
+			if !ok {
+				return e.eof(ctx, p)
+			}
+			if s := StripPrompt(l); strings.Contains(strings.ToLower(s), "egaroucid") {
+				return nil
+			} else if s != "" {
+				e.log.Debug("egaroucid line skipped", "line", s)
+			}
+		}
+	}
+}
+
+// checkMemory reports a process that takes more memory than its share.
+func (e *Engine) checkMemory(p *proc.Process) {
+	if e.opts.MemoryShare == 0 {
+		return
+	}
+	m, err := p.Memory()
+	if err != nil {
+		return
+	}
+	if m.Peak > e.opts.MemoryShare {
+		e.log.Warn("egaroucid takes more memory than its share; a build with its table on the heap (TT_USE_STACK false) "+
+			"and without the unused time-limit tree (N_MAX_NODES_AI_TL) needs ~260 MiB (engines/README.md)",
+			"rss_mib", m.RSS>>20, "peak_mib", m.Peak>>20, "share_mib", e.opts.MemoryShare>>20)
+	}
 }
 
 func sendAll(p *proc.Process, cmds []string) error {
@@ -213,12 +336,15 @@ func sendAll(p *proc.Process, cmds []string) error {
 // startProcess starts Egaroucid for the slot, in its own folder so that
 // it finds resources/.
 func (e *Engine) startProcess() (*proc.Process, error) {
-	args := []string{"-quiet", "-noboard"}
+	args := []string{"-noboard"}
 	if e.opts.Threads > 0 {
 		args = append(args, "-t", strconv.Itoa(e.opts.Threads))
 	}
+	if e.opts.Hash > 0 {
+		args = append(args, "-hash", strconv.Itoa(e.opts.Hash))
+	}
 	args = append(args, e.opts.ExtraArgs...)
-	return proc.Start(proc.Config{
+	p, err := proc.Start(proc.Config{
 		Path:        e.bin,
 		Args:        args,
 		Dir:         filepath.Dir(e.bin),
@@ -227,6 +353,14 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 		StderrLevel: e.opts.StderrLevel,
 		QuitLine:    "quit",
 	})
+	if err != nil {
+		return nil, err
+	}
+	e.started = time.Now()
+	if err := p.Send(readyProbe); err != nil {
+		return p, fmt.Errorf("%w: %v", errEOF, err) // the slot kills it and counts a crash
+	}
+	return p, nil
 }
 
 // drain discards lines that arrived between moves.
@@ -252,12 +386,7 @@ func (e *Engine) await(ctx context.Context, p *proc.Process) (Answer, error) {
 			return Answer{}, ctx.Err()
 		case l, ok := <-p.Lines():
 			if !ok {
-				select {
-				case <-p.Done():
-					return Answer{}, fmt.Errorf("%w (%v)", errEOF, p.ExitErr())
-				case <-ctx.Done():
-					return Answer{}, ctx.Err()
-				}
+				return Answer{}, e.eof(ctx, p)
 			}
 			if a, ok := ParseAnswer(l); ok {
 				return a, nil
@@ -266,5 +395,16 @@ func (e *Engine) await(ctx context.Context, p *proc.Process) (Answer, error) {
 				e.log.Debug("egaroucid line skipped", "line", s)
 			}
 		}
+	}
+}
+
+// eof waits (within ctx) for the process to be reaped after its stdout
+// ended and returns the error to report.
+func (e *Engine) eof(ctx context.Context, p *proc.Process) error {
+	select {
+	case <-p.Done():
+		return fmt.Errorf("%w (%v)", errEOF, p.ExitErr())
+	case <-ctx.Done():
+		return fmt.Errorf("%w (closed its output)", errEOF)
 	}
 }

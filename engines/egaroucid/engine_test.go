@@ -34,12 +34,18 @@ func install(t *testing.T, resources bool) string {
 
 func newFake(t *testing.T, log *enginetest.Log, fake ...string) *Engine {
 	t.Helper()
-	opts := Options{Path: install(t, true)}
-	if len(fake) > 0 {
-		opts.ExtraArgs = append([]string{"-fake"}, fake...)
-	}
+	var opts Options
 	if log != nil {
 		opts.Logger = log.Logger()
+	}
+	return newFakeWith(t, opts, fake...)
+}
+
+func newFakeWith(t *testing.T, opts Options, fake ...string) *Engine {
+	t.Helper()
+	opts.Path = install(t, true)
+	if len(fake) > 0 {
+		opts.ExtraArgs = append([]string{"-fake"}, fake...)
 	}
 	e, err := New(opts)
 	require.NoError(t, err)
@@ -147,31 +153,105 @@ func TestStdOnlyAndSetup(t *testing.T) {
 func TestSettimeSeconds(t *testing.T) {
 	pos := othello.New(othello.Std)
 	req := engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: 10 * time.Second}
-	assert.Equal(t, 58, SettimeSeconds(req, DefaultMargin), "early on the clock less the 2 s reserve fits")
+	s := SettimeSeconds(req, DefaultMargin)
+	assert.LessOrEqual(t, Allotment(time.Duration(s)*time.Second, 60), adapt.ThinkTime(req, DefaultMargin))
+	endgame := engines.Request{Position: withEmpties(t, 20), Remaining: 30 * time.Second, Budget: 10 * time.Second}
+	assert.Less(t, SettimeSeconds(endgame, DefaultMargin), 20, "not the whole clock for an endgame solve")
 	req.Remaining, req.Budget = 300*time.Millisecond, 200*time.Millisecond
 	assert.Equal(t, 1, SettimeSeconds(req, DefaultMargin), "never below 1 s")
 
 	// Whatever the position and the clock, the modelled allotment of the
-	// chosen clock fits under the cap, and one second more would not
-	// (unless the whole clock already fits).
+	// chosen clock fits in the planned think time and under the cap, and
+	// one second more would not (unless the whole clock already fits).
 	for _, p := range enginetest.Positions(t, 50) {
-		for _, remaining := range []time.Duration{5 * time.Second, 30 * time.Second, 60 * time.Second, 200 * time.Second} {
+		for _, remaining := range []time.Duration{5 * time.Second, 20 * time.Second, 60 * time.Second, 200 * time.Second} {
 			for _, budget := range []time.Duration{time.Second, 3 * time.Second, 10 * time.Second} {
 				req := engines.Request{Position: p, Remaining: remaining, Budget: min(budget, remaining)}
-				s := SettimeSeconds(req, DefaultMargin)
+				s, planned := plan(req, DefaultMargin)
 				empties := adapt.Empties(req)
-				ceiling := req.Budget - DefaultMargin
+				ceiling := min(req.Budget-DefaultMargin, adapt.ThinkTime(req, DefaultMargin))
+				assert.Equal(t, Allotment(time.Duration(s)*time.Second, empties), planned)
 				if s > 1 {
 					assert.LessOrEqual(t, Allotment(time.Duration(s)*time.Second, empties), ceiling, "empties %d remaining %v budget %v", empties, remaining, budget)
 				}
 				whole := int((remaining - adapt.Reserve(remaining)) / time.Second)
 				assert.LessOrEqual(t, s, max(1, whole))
-				if s < whole {
-					assert.Greater(t, Allotment(time.Duration(s+1)*time.Second, empties), ceiling)
-				}
 			}
 		}
 	}
+}
+
+// TestShortClockPlan plays the mover's half of a game on a 20 s clock
+// (the clock of the issue's fallbacks), each move taking as long as the
+// planned allotment of its settime plus the network's MoveOverhead: the
+// clock never falls under the bot's 750 ms fallback margin.
+func TestShortClockPlan(t *testing.T) {
+	for _, clock := range []time.Duration{20 * time.Second, 60 * time.Second} {
+		remaining := clock
+		pos := othello.New(othello.Std)
+		for !pos.GameOver() {
+			legal := pos.LegalMoves()
+			if len(legal) > 1 && pos.Turn == othello.Black {
+				budget := min(10*time.Second, remaining-750*time.Millisecond)
+				require.Positive(t, budget, "clock %v: fallback territory at %d empties", clock, 64-pos.Black.Count()-pos.White.Count())
+				_, planned := plan(engines.Request{Position: pos, Remaining: remaining, Budget: budget}, DefaultMargin)
+				remaining -= min(planned, budget) + adapt.MoveOverhead
+			}
+			mv := othello.Pass
+			if len(legal) > 0 {
+				mv = legal[len(legal)/2]
+			}
+			next, err := pos.Play(mv)
+			require.NoError(t, err)
+			pos = next
+		}
+		assert.Greater(t, remaining, 750*time.Millisecond, "clock %v", clock)
+	}
+}
+
+func TestTableAnswer(t *testing.T) {
+	e := newFake(t, nil)
+	for i, pos := range enginetest.Positions(t, 3) {
+		res, err := e.Move(context.Background(), request(pos, 5*time.Second))
+		require.NoError(t, err, "position %d", i)
+		assert.Equal(t, first(pos), res.Move)
+		assert.InDelta(t, -2.0, res.Score, 1e-9, "the Score column")
+		assert.Equal(t, 20, res.Depth, "the Depth column")
+		assert.False(t, res.Exact, "depth 20 of %d empties is not exact", 64-pos.Black.Count()-pos.White.Count())
+		assert.Equal(t, uint64(123456), res.Nodes)
+	}
+}
+
+func TestStartupAllowance(t *testing.T) {
+	enginetest.NoLeak(t)
+	loading := newFakeWith(t, Options{Startup: 5 * time.Second}, "loading")
+	require.NoError(t, loading.Start())
+	res, err := loading.Move(context.Background(), request(othello.New(othello.Std), 10*time.Second))
+	require.NoError(t, err, "a slow start within the allowance is waited for")
+	assert.Equal(t, first(othello.New(othello.Std)), res.Move)
+	require.NoError(t, loading.Close())
+
+	deaf := newFakeWith(t, Options{Startup: 200 * time.Millisecond}, "deaf")
+	_, err = deaf.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+	require.ErrorIs(t, err, errNotReady, "the wait for a start-up is its allowance, not the budget")
+	assert.Contains(t, err.Error(), "start-up allowance of 200ms")
+	starts, crashes := deaf.Stats()
+	assert.Equal(t, [2]int{1, 0}, [2]int{starts, crashes}, "a process still loading is kept for the next move")
+	require.NoError(t, deaf.Close())
+}
+
+func TestAnswerWaitIsThePlan(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, nil, "slow")
+	// A minute's budget, but the plan for the first move of a 60 s clock
+	// is a few seconds: the adapter gives up then, not at the budget.
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: 60 * time.Second, Budget: time.Minute}
+	_, planned := plan(req, DefaultMargin)
+	require.Less(t, planned, 5*time.Second)
+	_, err := e.Move(context.Background(), req)
+	require.ErrorIs(t, err, adapt.ErrTimeout)
+	assert.Contains(t, err.Error(), "within the planned")
+	require.NoError(t, e.Close())
 }
 
 func TestAllotment(t *testing.T) {
@@ -203,6 +283,16 @@ func TestParseAnswer(t *testing.T) {
 		{"[ERROR] command `x` not found", Answer{}, false},
 		{"i9", Answer{}, false},
 		{"time limit: 100", Answer{}, false},
+		{"> > |          Level|          Depth|           Move|          Score|           Time|          Nodes|            NPS|", Answer{}, false},
+		{"|              -|        13@100%|             e6|             +0|  000:00:00.546|         386981|         708756|",
+			Answer{Move: 44, Value: 0, HasValue: true, Depth: 13, Probability: 100, Time: 546 * time.Millisecond, Nodes: 386981}, true},
+		{"|             21|         21@98%|             f5|            -12|  000:01:02.500|             77|              1|",
+			Answer{Move: 37, Value: -12, HasValue: true, Depth: 21, Probability: 98, Time: 62500 * time.Millisecond, Nodes: 77}, true},
+		{"|              -|              -|             ps|              -|  000:00:00.000|              0|              0|", Answer{Move: othello.Pass}, true},
+		{"|           Book|              -|             c4|             +1|  000:00:00.001|              0|              0|",
+			Answer{Move: 26, Value: 1, HasValue: true, Time: time.Millisecond}, true},
+		{"|  -| 99@100%| a1| +9999| 1:2| x| y|", Answer{Move: 0}, true},
+		{"| a | b |", Answer{}, false},
 	}
 	for _, tc := range tests {
 		got, ok := ParseAnswer(tc.in)
@@ -222,7 +312,9 @@ func TestBoardString(t *testing.T) {
 }
 
 func FuzzParseAnswer(f *testing.F) {
-	for _, s := range []string{"f5", "> > ps", "d3 -4.5", "[ERROR] x", ">", "h8 1e308"} {
+	for _, s := range []string{"f5", "> > ps", "d3 -4.5", "[ERROR] x", ">", "h8 1e308",
+		"|              -|        13@100%|             e6|             +0|  000:00:00.546|         386981|         708756|",
+		"|-|-|ps|-|000:00:00.000|0|0|", "|1@|a1|+|::|"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -236,6 +328,9 @@ func FuzzParseAnswer(f *testing.F) {
 		if a.HasValue && (a.Value != a.Value || a.Value <= -1000 || a.Value >= 1000) {
 			t.Fatalf("%q: value %v", s, a.Value)
 		}
+		if a.Depth < 0 || a.Depth > 60 || a.Probability < 0 || a.Probability > 100 || a.Time < 0 {
+			t.Fatalf("%q: depth %d@%d%% time %v", s, a.Depth, a.Probability, a.Time)
+		}
 	})
 }
 
@@ -248,4 +343,17 @@ func TestStartAhead(t *testing.T) {
 	assert.Equal(t, first(pos), res.Move)
 	starts, _ := e.Stats()
 	assert.Equal(t, 1, starts)
+}
+
+// withEmpties returns a std position (not necessarily reachable) with the
+// given number of empty squares, black to move.
+func withEmpties(t *testing.T, empties int) othello.Position {
+	t.Helper()
+	pos := othello.New(othello.Std)
+	var filled othello.Bits
+	for sq := 0; sq < 64 && 64-filled.Count() > empties; sq++ {
+		filled = filled.Or(othello.Bit(sq))
+	}
+	pos.Black, pos.White = filled, othello.Bits{}
+	return pos
 }

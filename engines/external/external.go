@@ -6,21 +6,32 @@
 // The bot asks [Config.PerLeg] how many instances to make: a JSON-line
 // engine is one process per match, shared by both legs (one instance per
 // match); the others are one process per leg (one instance per leg). Each
-// instance starts its process at its first move and must be closed when the
-// match (or leg) is over.
+// instance starts its process at [Starter.Start] (the bot calls it when it
+// accepts a match) or at its first move, and must be closed when the match
+// (or leg) is over.
+//
+// Edax and Egaroucid are sized to the machine (engines/sizing): their
+// threads are each leg's share of the cores and their tables the largest
+// that keep every leg's process of every running match (Config.Legs)
+// inside the memory bound; --threads and --hash-mb, when given, win.
+// NBoard engines are stopped with a ping at the think time that the clock
+// allows (the same allotment as Edax's).
 package external
 
 import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/edax"
 	"flipbot.dev/flipbot/engines/egaroucid"
+	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/jsonline"
 	"flipbot.dev/flipbot/engines/nboard"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/sizing"
 )
 
 // Kind is the kind of external engine.
@@ -59,8 +70,17 @@ type Config struct {
 	Edax        string // --edax PATH
 	EdaxEval    string // --edax-eval PATH
 	Egaroucid   string // --egaroucid PATH
-	// Threads, when positive, is passed to Edax (-n) and Egaroucid (-t).
+	// Threads, when positive, is passed to Edax (-n) and Egaroucid (-t);
+	// zero means each leg's share of the machine's cores.
 	Threads int
+	// HashMB, when positive, is the table of Edax (-h) and Egaroucid
+	// (-hash) in MiB (--hash-mb); zero means sized from the machine.
+	HashMB int
+	// Legs is how many engine processes may run at once: two per match
+	// that the bot plays at once (zero: 2).
+	Legs int
+	// Machine is what the sizes are chosen from (zero: sizing.Detect()).
+	Machine sizing.Machine
 	// Name, when set, overrides the adapters' own names.
 	Name string
 	// Logger receives the engines' stderr and the adapters' messages.
@@ -126,7 +146,9 @@ func (c Config) Supports(mode othello.Mode) bool {
 
 // Check validates the flags without starting anything: the command line
 // splits, the binaries exist, Edax's eval.dat is found, the depth is in
-// range. The bot calls it at startup to fail early.
+// range. The bot calls it at startup to fail early. It logs the settings
+// chosen for Edax and Egaroucid, and warns when they do not fit the
+// machine's memory.
 func (c Config) Check() error {
 	k, err := c.Kind()
 	if err != nil {
@@ -139,7 +161,58 @@ func (c Config) Check() error {
 	if err != nil {
 		return err
 	}
+	if p, ok := c.Plan(); ok && c.Logger != nil {
+		args := []any{"engine", k.String(), "threads", p.Threads, "table", p.Table,
+			"rss_mib_estimate", p.RSS >> 20, "share_mib", p.Share >> 20, "processes", c.legs()}
+		if p.Fits {
+			c.Logger.Info("external engine sized to the machine", args...)
+		} else {
+			c.Logger.Warn("external engine does not fit its share of the memory: expect swapping or the OOM killer; "+
+				"lower --max-matches or --hash-mb", args...)
+		}
+	}
 	return e.Close()
+}
+
+// Plan returns the settings New gives Edax or Egaroucid (ok false for the
+// other kinds): each leg's share of the machine, with --threads and
+// --hash-mb winning. RSS is the estimate for the table chosen; Fits
+// reports whether it is inside the share.
+func (c Config) Plan() (sizing.Plan, bool) {
+	k, _ := c.Kind()
+	m := c.Machine
+	if m.Memory == 0 {
+		m = sizing.Detect()
+	}
+	var p sizing.Plan
+	switch k {
+	case Edax:
+		p = sizing.Edax(m, c.legs())
+		if c.HashMB > 0 {
+			p.Table = sizing.EdaxTable(c.HashMB)
+			p.RSS = sizing.EdaxRSS(p.Table)
+		}
+	case Egaroucid:
+		p = sizing.Egaroucid(m, c.legs())
+		if c.HashMB > 0 {
+			p.Table = sizing.EgaroucidTable(c.HashMB)
+			p.RSS = sizing.EgaroucidRSS(p.Table)
+		}
+	default:
+		return sizing.Plan{}, false
+	}
+	if c.Threads > 0 {
+		p.Threads = c.Threads
+	}
+	p.Fits = p.RSS <= p.Share
+	return p, true
+}
+
+func (c Config) legs() int {
+	if c.Legs > 0 {
+		return c.Legs
+	}
+	return 2
 }
 
 // New returns a new engine instance (see the package comment for how many
@@ -152,15 +225,19 @@ func (c Config) New() (engines.Engine, error) {
 	if c.NBoardDepth < 0 || c.NBoardDepth > 60 {
 		return nil, fmt.Errorf("--nboard-depth %d outside 0..60", c.NBoardDepth)
 	}
+	p, _ := c.Plan()
 	switch k {
 	case JSONLine:
 		return jsonline.New(jsonline.Options{Command: c.Engine, Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel})
 	case NBoard:
-		return nboard.New(nboard.Options{Command: c.NBoard, Depth: c.NBoardDepth, Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel})
+		return nboard.New(nboard.Options{Command: c.NBoard, Depth: c.NBoardDepth, Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel,
+			Think: func(req engines.Request) time.Duration { return adapt.ThinkTime(req, nboard.DefaultStopMargin) }})
 	case Edax:
-		return edax.New(edax.Options{Path: c.Edax, EvalFile: c.EdaxEval, Depth: c.NBoardDepth, Threads: c.Threads, Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel})
+		return edax.New(edax.Options{Path: c.Edax, EvalFile: c.EdaxEval, Depth: c.NBoardDepth, Threads: p.Threads, Hash: p.Table,
+			Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel})
 	case Egaroucid:
-		return egaroucid.New(egaroucid.Options{Path: c.Egaroucid, Threads: c.Threads, Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel})
+		return egaroucid.New(egaroucid.Options{Path: c.Egaroucid, Threads: p.Threads, Hash: p.Table, MemoryShare: p.Share,
+			Name: c.Name, Logger: c.Logger, StderrLevel: c.StderrLevel})
 	}
 	return nil, errors.New("no external engine configured")
 }

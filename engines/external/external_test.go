@@ -10,9 +10,11 @@ import (
 
 	"flipbot.dev/flipbot/engines/edax"
 	"flipbot.dev/flipbot/engines/egaroucid"
+	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/jsonline"
 	"flipbot.dev/flipbot/engines/nboard"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/sizing"
 )
 
 func TestKinds(t *testing.T) {
@@ -80,4 +82,31 @@ func TestBadFlags(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "lEdax")
 	require.NoError(t, os.Symlink(exe, bin))
 	require.ErrorIs(t, Config{Edax: bin}.Check(), edax.ErrNoEval)
+}
+
+func TestPlan(t *testing.T) {
+	pi3 := sizing.Machine{Memory: 906 * sizing.MiB, Cores: 4}
+	_, ok := Config{Engine: "x"}.Plan()
+	assert.False(t, ok, "a JSON-line engine sizes itself")
+
+	p, ok := Config{Egaroucid: "x", Machine: pi3}.Plan()
+	require.True(t, ok)
+	assert.Equal(t, sizing.Egaroucid(pi3, 2), p, "one match: two legs")
+	assert.True(t, p.Fits)
+	assert.Equal(t, 2, p.Threads, "half the cores per leg")
+
+	p, _ = Config{Egaroucid: "x", Machine: pi3, Legs: 4}.Plan()
+	assert.False(t, p.Fits, "two std matches of Egaroucid do not fit a 1 GB Pi")
+
+	p, _ = Config{Edax: "x", Machine: pi3, Threads: 1, HashMB: 16}.Plan()
+	assert.Equal(t, 1, p.Threads, "--threads wins")
+	assert.Equal(t, sizing.EdaxTable(16), p.Table, "--hash-mb wins")
+	assert.Equal(t, sizing.EdaxRSS(p.Table), p.RSS)
+	assert.True(t, p.Fits)
+
+	var log enginetest.Log
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	require.NoError(t, Config{Egaroucid: exe, Machine: pi3, Legs: 4, Logger: log.Logger()}.Check())
+	assert.True(t, log.Contains("does not fit"), log.String())
 }

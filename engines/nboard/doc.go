@@ -3,15 +3,21 @@
 // a parser of GGF game records.
 //
 // Lifetime: create one [Engine] per leg with [New]; it plays std only. The
-// process starts at the first Move with `nboard <version>` and
-// `set depth N`; each move sends `ping N` (and waits for `pong N`, so that
-// nothing left from an earlier search is taken for this answer), then
+// process starts at [Engine.Start] (the bot calls it when it accepts a
+// match) or at the first Move, with `nboard <version>` and `set depth N`;
+// its first pong ends the start-up, which may take the start-up allowance
+// (Options.Startup). Each move sends `ping N` (and waits for `pong N`, so
+// that nothing left from an earlier search is taken for this answer), then
 // `set game <GGF>` with the current position (FlipSight's games start from
 // random positions, so the GGF carries the board in BO[]) and `go`, and
 // reads the answer `=== F5/eval/time` or, from Edax, `=== f5 0.00 0.0`; a
-// pass is `PA` or `pa`. At the budget the search is stopped with a ping and
-// Move returns an error; an engine that does not answer the next ping in
-// time is killed and started again.
+// pass is `PA` or `pa`. The eval is the Result's Score, `nodestats` its
+// Nodes. With Options.Hint the move is asked for with `hint 1` and read
+// from `search PV EVAL 0 DEPTH`, which carries the depth too (Edax). At
+// the think time (or just before the budget) the search is stopped with a
+// ping; with a think time Move gives up AnswerAllowance after it, else at
+// the budget; an engine that does not answer the next ping in time is
+// killed and started again.
 //
 // [ParseGGF] reads a GGF game (as sent by `set game`) for an NBoard
 // server; [FormatGGF] writes one.

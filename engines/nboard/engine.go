@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,8 +18,10 @@ import (
 	"flipbot.dev/flipbot/engines/proc"
 )
 
-// DefaultVersion is the protocol version sent by `nboard N` (Edax wants 1).
-const DefaultVersion = 2
+// DefaultVersion is the protocol version sent by `nboard N`: 1, the only
+// one Edax 4.6 accepts (it answers no ping after `nboard 2`), so that
+// `--nboard "edax -nboard"` works.
+const DefaultVersion = 1
 
 // DefaultSyncTimeout bounds the wait for the pong of a running engine
 // before it is killed and started again.
@@ -54,8 +57,17 @@ type Options struct {
 	// budget, for the engine to answer (zero: DefaultStopMargin).
 	StopMargin time.Duration
 	// SyncTimeout bounds the wait for the pong that starts each move
-	// (zero: DefaultSyncTimeout); a fresh process gets the whole budget.
+	// (zero: DefaultSyncTimeout).
 	SyncTimeout time.Duration
+	// Startup is the start-up allowance: how long a new process may take
+	// to answer its first ping (zero: adapt.DefaultStartup), within the
+	// budget. Start starts the process ahead of the first move.
+	Startup time.Duration
+	// Hint asks for each move with `hint 1` instead of `go` and takes the
+	// answer from the `search PV EVAL 0 DEPTH` (or `book …`) line: the
+	// move, its eval and the depth searched, which Edax's `go` answer does
+	// not carry. A ping stops the search the same way.
+	Hint bool
 	// Logger receives the engine's stderr and the adapter's messages.
 	Logger *slog.Logger
 	// StderrLevel is the log level of the engine's stderr lines.
@@ -70,8 +82,10 @@ type Engine struct {
 	log  *slog.Logger
 	slot *proc.Slot
 	ping int64 // last ping number sent; used holding the slot's turn
-	// ready is the process that has answered a ping; used holding the turn.
-	ready *proc.Process
+	// ready is the process that has answered a ping, started when the
+	// slot's process was started; used holding the turn.
+	ready   *proc.Process
+	started time.Time
 
 	mu     sync.Mutex // guards myname
 	myname string
@@ -86,6 +100,9 @@ var ErrMode = errors.New("NBoard engines play std only")
 var (
 	errEOF         = errors.New("engine exited")
 	errSyncTimeout = errors.New("engine did not answer ping")
+	// errLate wraps adapt.ErrTimeout: no answer within the planned think
+	// time and the answer allowance.
+	errLate = fmt.Errorf("%w: past the planned think time", adapt.ErrTimeout)
 )
 
 // New checks the options and returns an engine for one leg. The process
@@ -106,6 +123,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.SyncTimeout <= 0 {
 		opts.SyncTimeout = DefaultSyncTimeout
+	}
+	if opts.Startup <= 0 {
+		opts.Startup = adapt.DefaultStartup
 	}
 	if opts.Depth < 0 || opts.Depth > 60 {
 		return nil, fmt.Errorf("nboard engine: depth %d outside 0..60", opts.Depth)
@@ -179,21 +199,28 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		}
-		// An engine that has never answered a ping may still be loading.
+		// An engine that has never answered a ping may still be loading:
+		// it gets the start-up allowance.
 		fresh := p != e.ready
 		wait := e.opts.SyncTimeout
 		if fresh {
-			wait = adapt.Budget(req)
+			wait = e.opts.Startup
 		}
 		if err := e.sync(wctx, p, wait); err != nil {
 			lastErr = err
 			// A fresh engine that is still loading when the budget ends
 			// is kept for the next move; any other that missed its pong
-			// (dead, or deaf to ping) is replaced.
-			if !fresh || wctx.Err() == nil {
+			// (dead, deaf to ping, or over its start-up allowance) is
+			// replaced.
+			if !fresh || errors.Is(err, errEOF) || time.Since(e.started) > adapt.MaxStartup {
 				e.slot.Retire(p, true)
+				continue
 			}
-			continue
+			// Still loading: kept for the next move, which waits again.
+			if wctx.Err() != nil {
+				continue
+			}
+			return engines.Result{}, fmt.Errorf("nboard move: engine not ready: %w", err)
 		}
 		e.ready = p
 		res, err := e.search(wctx, p, req, ggf)
@@ -206,13 +233,16 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		case errors.Is(err, errEOF):
 			lastErr = err
 			e.slot.Retire(p, true)
-		case wctx.Err() != nil:
+		case wctx.Err() != nil || errors.Is(err, errLate):
 			// Stop the search; its late answer comes before the pong
 			// that the next move waits for.
 			e.ping++
 			_ = p.Send("ping " + strconv.FormatInt(e.ping, 10))
-			e.log.Warn("engine gave no answer in time; search stopped", "budget", adapt.Budget(req))
-			return engines.Result{}, fmt.Errorf("nboard move: %w", adapt.WaitErr(ctx, wctx))
+			e.log.Warn("engine gave no answer in time; search stopped", "budget", adapt.Budget(req), "err", err)
+			if wctx.Err() != nil {
+				return engines.Result{}, fmt.Errorf("nboard move: %w", adapt.WaitErr(ctx, wctx))
+			}
+			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		default:
 			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		}
@@ -242,6 +272,7 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.started = time.Now()
 	hello := []string{"nboard " + strconv.Itoa(e.opts.Version)}
 	if e.opts.Depth > 0 {
 		hello = append(hello, "set depth "+strconv.Itoa(e.opts.Depth))
@@ -289,38 +320,48 @@ func (e *Engine) sync(ctx context.Context, p *proc.Process, maxWait time.Duratio
 	}
 }
 
-// search sends the game and go, and reads the answer.
+// search sends the game and go (or hint 1), and reads the answer.
 func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Request, ggf string) (engines.Result, error) {
-	for _, l := range []string{"set game " + ggf, "go"} {
+	ask := "go"
+	if e.opts.Hint {
+		ask = "hint 1"
+	}
+	for _, l := range []string{"set game " + ggf, ask} {
 		if err := p.Send(l); err != nil {
 			return engines.Result{}, fmt.Errorf("%w: %v", errEOF, err)
 		}
 	}
 	sent := time.Now()
-	var (
-		stop   <-chan time.Time
-		resend func()
-	)
 	// The search is stopped with a ping at the think time, and in any case
 	// in time to answer within the budget: an engine that answers a ping
-	// with its best move so far then still gives one.
+	// with its best move so far then still gives one. With a think time
+	// the wait ends AnswerAllowance after it, not at the budget.
 	d := time.Duration(math.MaxInt64)
 	if e.opts.Think != nil {
-		d = e.opts.Think(req)
+		think := e.opts.Think(req)
+		d = think
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, sent.Add(think+adapt.AnswerAllowance))
+		defer cancel()
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		d = min(d, time.Until(dl)-e.opts.StopMargin)
 	}
 	t := time.NewTimer(max(d, 0))
 	defer t.Stop()
-	stop = t.C
-	resend = func() { t.Reset(max(e.opts.StopMargin/2, 10*time.Millisecond)) }
-	var nodes uint64
+	resend := func() { t.Reset(max(e.opts.StopMargin/2, 10*time.Millisecond)) }
+	var (
+		nodes uint64
+		depth int
+	)
 	for {
 		select {
 		case <-ctx.Done():
+			if e.opts.Think != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return engines.Result{}, fmt.Errorf("%w (%v + %v)", errLate, e.opts.Think(req).Round(time.Millisecond), adapt.AnswerAllowance)
+			}
 			return engines.Result{}, ctx.Err()
-		case <-stop:
+		case <-t.C:
 			// Ping again until the answer comes: a ping that arrives
 			// before the search has started stops nothing.
 			resend()
@@ -334,7 +375,7 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 			}
 			l, err := ParseLine(s)
 			if err != nil {
-				if len(s) >= 3 && s[:3] == "===" {
+				if strings.HasPrefix(strings.TrimSpace(s), "===") || e.opts.Hint && isHintLine(s) {
 					return engines.Result{}, err
 				}
 				e.log.Debug("engine line skipped", "line", clip(s), "err", err)
@@ -342,7 +383,16 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 			}
 			switch l.Kind {
 			case LineMove:
-				return engines.Result{Move: l.Move, Score: l.Eval, Nodes: nodes, Elapsed: time.Since(sent)}, nil
+				if e.opts.Hint {
+					e.log.Debug("engine line skipped", "line", clip(s))
+					continue
+				}
+				return engines.Result{Move: l.Move, Score: l.Eval, Depth: depth, Nodes: nodes, Elapsed: time.Since(sent)}, nil
+			case LineSearch, LineBook:
+				if e.opts.Hint {
+					return engines.Result{Move: l.Move, Score: l.Eval, Depth: l.Depth, Nodes: nodes, Elapsed: time.Since(sent)}, nil
+				}
+				depth = l.Depth
 			case LineNodeStats:
 				nodes = l.Nodes
 			case LineMyName:
@@ -350,6 +400,12 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 			}
 		}
 	}
+}
+
+// isHintLine reports a line that starts like an answer to hint.
+func isHintLine(s string) bool {
+	f := strings.Fields(s)
+	return len(f) > 0 && (strings.EqualFold(f[0], "search") || strings.EqualFold(f[0], "book"))
 }
 
 // eof waits (within ctx) for the process to be reaped after its stdout

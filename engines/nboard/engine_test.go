@@ -41,11 +41,13 @@ func TestAnswers(t *testing.T) {
 		{"edax style, version 1", Options{Version: 1, Depth: 5}, []string{"edax"}, false},
 		{"noise skipped", Options{}, []string{"garbage"}, false},
 		{"slow start", Options{}, []string{"slowstart", "200"}, false},
+		{"hint answers", Options{Hint: true}, []string{"ok"}, false},
+		{"hint answers, edax style", Options{Hint: true, Version: 1}, []string{"edax"}, false},
 		{"occupied square", Options{}, []string{"illegal"}, true},
 		{"pass with legal moves", Options{}, []string{"pass"}, true},
 		{"unreadable move", Options{}, []string{"badmove"}, true},
 		{"crash on go", Options{}, []string{"crash"}, true},
-		{"edax refuses version 2", Options{}, []string{"edax"}, true},
+		{"edax refuses version 2", Options{Version: 2}, []string{"edax"}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,4 +220,55 @@ func TestSlowLoadAfterStartIsWaitedFor(t *testing.T) {
 	assert.Equal(t, first(pos), res.Move)
 	starts, _ := e.Stats()
 	assert.Equal(t, 1, starts)
+}
+
+func TestScoreDepthAndNodes(t *testing.T) {
+	pos := othello.New(othello.Std)
+	goStyle := newFake(t, Options{Version: 1}, "edax")
+	res, err := goStyle.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.InDelta(t, 1.0, res.Score, 1e-9, "=== f5 1.00 0.3")
+	assert.Equal(t, uint64(12345), res.Nodes, "nodestats")
+	assert.Zero(t, res.Depth, "go's answer carries no depth")
+
+	hint := newFake(t, Options{Version: 1, Hint: true}, "edax")
+	res, err = hint.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(pos), res.Move)
+	assert.InDelta(t, 1.0, res.Score, 1e-9)
+	assert.Equal(t, 13, res.Depth, "search f5 1 0 13")
+	assert.Equal(t, uint64(12345), res.Nodes)
+	// The next move's ping skips what is left of the last answer.
+	res, err = hint.Move(context.Background(), request(pos, 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, 13, res.Depth)
+}
+
+func TestStartupAllowance(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, Options{Startup: 200 * time.Millisecond}, "slowstart", "1500")
+	_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+	require.ErrorIs(t, err, errSyncTimeout, "a start-up is given its allowance, not the minute's budget")
+	assert.Contains(t, err.Error(), "not ready")
+	// Still loading, not hung: kept, and the next moves wait for it again.
+	var res engines.Result
+	require.Eventually(t, func() bool {
+		res, err = e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, first(othello.New(othello.Std)), res.Move)
+	starts, crashes := e.Stats()
+	assert.Equal(t, [2]int{1, 0}, [2]int{starts, crashes}, "the loading process was kept")
+	require.NoError(t, e.Close())
+}
+
+func TestAnswerWaitIsThinkPlusAllowance(t *testing.T) {
+	enginetest.NoLeak(t)
+	// The engine reads no ping for 10 s; the think time is 100 ms: the
+	// adapter gives up at 100 ms + AnswerAllowance, not at the budget.
+	e := newFake(t, Options{Think: func(engines.Request) time.Duration { return 100 * time.Millisecond }}, "stubborn")
+	_, err := e.Move(context.Background(), request(othello.New(othello.Std), time.Minute))
+	require.ErrorIs(t, err, adapt.ErrTimeout)
+	assert.Contains(t, err.Error(), "past the planned think time")
+	require.NoError(t, e.Close())
 }

@@ -38,6 +38,10 @@ func fakeCommand(t testing.TB, args ...string) string { return enginetest.FakeCo
 //	crashonce  the first run (marker file args[1] absent) exits 3 on go
 //	slowstart  sleeps args[1] ms before reading
 //	last       answers the last legal move
+//	stubborn   searches 10 s and reads no ping until then
+//
+// `hint 1` is answered like go, with "search F5d6 1.5 0 9" ("search f5 1
+// 0 13" for edax) instead of the === line.
 func fakeMain(args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -66,6 +70,7 @@ func fakeMain(args []string) int {
 		timer     <-chan time.Time
 		deferred  []string
 		gos       int
+		hint      bool
 	)
 	answer := func() {
 		searching, timer = false, nil
@@ -80,6 +85,16 @@ func fakeMain(args []string) int {
 		name := strings.ToUpper(othello.SquareName(move, 8))
 		if move == othello.Pass {
 			name = "PA"
+		}
+		if hint {
+			if behaviour == "edax" {
+				say("nodestats 12345 0.00")
+				say("search %s 1 0 13", strings.ToLower(name))
+			} else {
+				say("search %sd6 1.5 0 9", name)
+			}
+			say("status waiting")
+			return
 		}
 		switch behaviour {
 		case "edax":
@@ -152,8 +167,12 @@ func fakeMain(args []string) int {
 				}
 				deferred = nil
 				say("pong %s", rest)
-			case "go":
+			case "go", "hint":
+				hint = cmd == "hint"
 				switch behaviour {
+				case "stubborn":
+					time.Sleep(10 * time.Second)
+					answer()
 				case "slowgo", "lateping", "slowstop":
 					searching, timer = true, time.After(10*time.Second)
 				case "deafsecond":

@@ -106,7 +106,7 @@ func TestParseLine(t *testing.T) {
 		{"set myname Edax21", Line{Kind: LineMyName, Text: "Edax21"}, false},
 		{"nodestats 1000 0.50", Line{Kind: LineNodeStats, Nodes: 1000, Time: 0.5}, false},
 		{"status Edax is thinking", Line{Kind: LineStatus, Text: "Edax is thinking"}, false},
-		{"search F5 1.0 0 12", Line{}, false},
+		{"search F5 1.0 0 12", Line{Kind: LineSearch, Move: f5, Eval: 1, HasEval: true, Depth: 12}, false},
 		{"", Line{}, false},
 		{"===", Line{}, true},
 		{"=== z9", Line{}, true},

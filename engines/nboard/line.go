@@ -23,6 +23,11 @@ const (
 	LineNodeStats
 	// LineStatus is "status TEXT".
 	LineStatus
+	// LineSearch is "search PV EVAL 0 DEPTH", an answer to hint (Edax:
+	// "search e7E8d6H4 0 0 13"); LineBook is "book PV EVAL GAMES LEVEL".
+	// Move is the first move of PV.
+	LineSearch
+	LineBook
 )
 
 // Line is one parsed engine line.
@@ -36,6 +41,8 @@ type Line struct {
 	Time    float64
 	// N is the number of a LinePong.
 	N int64
+	// Depth is the depth of a LineSearch (0 when not given).
+	Depth int
 	// Nodes and Time are set for LineNodeStats.
 	Nodes uint64
 	// Text is the name of LineMyName or the text of LineStatus.
@@ -83,8 +90,37 @@ func ParseLine(s string) (Line, error) {
 		return l, nil
 	case strings.EqualFold(fields[0], "status"):
 		return Line{Kind: LineStatus, Text: strings.TrimSpace(s[len(fields[0]):])}, nil
+	case strings.EqualFold(fields[0], "search") || strings.EqualFold(fields[0], "book"):
+		return parseHintLine(s, fields)
 	}
 	return Line{}, nil
+}
+
+// parseHintLine reads "search PV EVAL 0 DEPTH" or "book PV EVAL GAMES
+// LEVEL": the first move of PV, the eval and, for search, the depth.
+func parseHintLine(s string, fields []string) (Line, error) {
+	l := Line{Kind: LineSearch}
+	if strings.EqualFold(fields[0], "book") {
+		l.Kind = LineBook
+	}
+	if len(fields) < 3 || len(fields[1]) < 2 {
+		return Line{}, fmt.Errorf("nboard line %q: no move and eval", clip(s))
+	}
+	m, err := parseSquare(fields[1][:2])
+	if err != nil {
+		return Line{}, fmt.Errorf("nboard line %q: %w", clip(s), err)
+	}
+	l.Move = m
+	if l.Eval, err = parseNumber(fields[2]); err != nil {
+		return Line{}, fmt.Errorf("nboard line %q: eval: %w", clip(s), err)
+	}
+	l.HasEval = true
+	if l.Kind == LineSearch && len(fields) >= 5 {
+		if d, err := strconv.Atoi(fields[4]); err == nil && d >= 0 && d <= 60 {
+			l.Depth = d
+		}
+	}
+	return l, nil
 }
 
 // parseMoveLine reads what follows "===": "F5/eval/time", "F5", "PA",

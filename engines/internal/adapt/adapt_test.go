@@ -67,3 +67,45 @@ func TestBudget(t *testing.T) {
 	assert.Zero(t, Budget(engines.Request{Remaining: time.Second}))
 	assert.Zero(t, Budget(engines.Request{Remaining: 500 * time.Millisecond, Budget: -250 * time.Millisecond}))
 }
+
+// TestThinkTimeKeepsShortClocksOutOfFallback plays out the mover's half of
+// a game on a simulated clock: every move takes its think time and a tenth
+// more plus 20 ms (an engine that stops late), plus MoveOverhead (the
+// network), and the clock must never fall under the bot's 750 ms margin,
+// at any clock from 10 s to 300 s, with or without a cap.
+func TestThinkTimeKeepsShortClocksOutOfFallback(t *testing.T) {
+	const botMargin = 750 * time.Millisecond
+	for _, clock := range []time.Duration{10 * time.Second, 20 * time.Second, 60 * time.Second, 300 * time.Second} {
+		for _, cap := range []time.Duration{0, 10 * time.Second} {
+			remaining := clock
+			minLeft := clock
+			for empties := 60; empties >= 2; empties -= 2 {
+				budget := remaining - botMargin
+				if cap > 0 {
+					budget = min(budget, cap)
+				}
+				require.Positive(t, budget, "clock %v cap %v: no budget left at %d empties", clock, cap, empties)
+				req := engines.Request{Position: withEmpties(t, empties), Remaining: remaining, Budget: budget}
+				think := ThinkTime(req, 200*time.Millisecond)
+				used := min(think+think/10+20*time.Millisecond, budget) + MoveOverhead
+				remaining -= used
+				minLeft = min(minLeft, remaining)
+			}
+			assert.Greater(t, minLeft, botMargin, "clock %v cap %v", clock, cap)
+		}
+	}
+}
+
+// withEmpties returns a std position (not necessarily reachable) with the
+// given number of empty squares.
+func withEmpties(t *testing.T, empties int) othello.Position {
+	t.Helper()
+	pos := othello.New(othello.Std)
+	var filled othello.Bits
+	for sq := 0; sq < 64 && 64-filled.Count() > empties; sq++ {
+		filled = filled.Or(othello.Bit(sq))
+	}
+	pos.Black = filled
+	pos.White = othello.Bits{}
+	return pos
+}

@@ -1,0 +1,35 @@
+package appliance
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"flipbot.dev/flipbot/engines/sizing"
+)
+
+func TestStdEgaroucidFitsTheDevice(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	zero2W := sizing.Machine{Memory: 427 * sizing.MiB, Cores: 4}
+	pi3 := sizing.Machine{Memory: 906 * sizing.MiB, Cores: 4}
+	pi4 := sizing.Machine{Memory: 1848 * sizing.MiB, Cores: 4}
+	tests := []struct {
+		name    string
+		m       sizing.Machine
+		matches int
+		runs    bool
+	}{
+		{"Zero 2 W: built-in engine for std", zero2W, 1, false},
+		{"1 GB Pi, one match at a time", pi3, 1, true},
+		{"1 GB Pi, two matches at once: built-in engine for std", pi3, 2, false},
+		{"2 GB Pi 4, two matches at once", pi4, 2, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := DefaultSettings()
+			s.MaxMatches = tc.matches
+			assert.Equal(t, tc.runs, stdEgaroucid("/nonexistent/egaroucid", s, tc.m, log) != nil)
+		})
+	}
+}
