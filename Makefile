@@ -172,8 +172,16 @@ egaroucid:
 	@test -f "$(EGAROUCID_SRC)/src/Egaroucid_for_Console.cpp" || { echo "$(EGAROUCID_SRC)/src/Egaroucid_for_Console.cpp not found: EGAROUCID_SRC must be an Egaroucid source tree"; exit 2; }
 	@command -v $(AARCH64_CXX) >/dev/null 2>&1 || { echo "$(AARCH64_CXX) not found: apt-get install g++-aarch64-linux-gnu (make deps does)"; exit 1; }
 	@mkdir -p $(EGAROUCID_STAGE)
+	rm -rf build/egaroucid/src && mkdir -p build/egaroucid && cp -R "$(EGAROUCID_SRC)/src" build/egaroucid/src && chmod -R u+w build/egaroucid/src
+	@# The low-memory build: the stock one writes a static 2^25-entry table
+	@# (805 MiB) and an unused 384 MiB search tree at start, 1.33 GiB whatever
+	@# -hash says. On the heap the table follows -hash (227 MiB at -hash 10).
+	sed -i 's/^#define TT_USE_STACK true/#define TT_USE_STACK false/' build/egaroucid/src/engine/setting.hpp
+	sed -i 's/^constexpr int N_MAX_NODES_AI_TL = 1000000;/constexpr int N_MAX_NODES_AI_TL = 1;/' build/egaroucid/src/engine/ai.hpp
+	@grep -q '^#define TT_USE_STACK false' build/egaroucid/src/engine/setting.hpp && grep -q '^constexpr int N_MAX_NODES_AI_TL = 1;' build/egaroucid/src/engine/ai.hpp \
+		|| echo "warning: this Egaroucid source differs from 7.8: the low-memory changes did not apply (it may need 1.4 GB)"
 	$(AARCH64_CXX) -O2 -include algorithm -std=c++20 -pthread -static -DHAS_NO_AVX2 -DHAS_ARM_PROCESSOR \
-		$(EGAROUCID_SRC)/src/Egaroucid_for_Console.cpp -o $(EGAROUCID_STAGE)/Egaroucid_for_Console
+		build/egaroucid/src/Egaroucid_for_Console.cpp -o $(EGAROUCID_STAGE)/Egaroucid_for_Console
 	rm -rf $(EGAROUCID_STAGE)/resources
 	@if [ -d "$(EGAROUCID_SRC)/bin/resources" ]; then cp -R "$(EGAROUCID_SRC)/bin/resources" $(EGAROUCID_STAGE)/resources; \
 	else echo "warning: $(EGAROUCID_SRC)/bin/resources not found: Egaroucid needs its evaluation files there"; mkdir -p $(EGAROUCID_STAGE)/resources; fi

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -197,12 +198,17 @@ func runTool(name string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// runWithInput runs a command with stdin and returns its stdout.
-func runWithInput(t *testing.T, stdin, name string, args ...string) string {
+// runWithRSS runs a command with stdin and returns its stdout and peak
+// resident size (the process's maximum RSS, in bytes).
+func runWithRSS(t *testing.T, stdin, name string, args ...string) (string, int64) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.Output()
 	require.NoError(t, err, "%s: %s", name, out)
-	return string(out)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024
+	}
+	return string(out), rss
 }

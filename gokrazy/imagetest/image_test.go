@@ -114,7 +114,9 @@ func TestEgaroucidRecipe(t *testing.T) {
 	// The start position, black to move: Egaroucid must answer a legal
 	// opening move (d3, c4, f5 or e6).
 	board := strings.Repeat(".", 27) + "OX" + strings.Repeat(".", 6) + "XO" + strings.Repeat(".", 27)
-	out := runWithInput(t, "setboard "+board+" X\ngo\nquit\n", "qemu-aarch64", bin, "-quiet", "-noboard", "-nobook", "-l", "1", "-hash", "20", "-t", "1")
+	out, rss := runWithRSS(t, "setboard "+board+" X\ngo\nquit\n", "qemu-aarch64", bin, "-quiet", "-noboard", "-nobook", "-l", "1", "-hash", "16", "-t", "1")
+	t.Logf("peak RSS under qemu-aarch64 at -hash 16: %d MiB", rss>>20)
+	assert.Less(t, rss, int64(700<<20), "the low-memory build (the stock one takes 1.4 GB at any -hash)")
 	t.Logf("egaroucid under qemu-aarch64: %q", out)
 	found := false
 	for _, m := range []string{"d3", "c4", "f5", "e6", "D3", "C4", "F5", "E6"} {
