@@ -50,6 +50,9 @@ func parseTemplates() (*template.Template, error) {
 
 // boardCells returns the CSS classes of a leg's squares, a1 first.
 func boardCells(l Leg) []string {
+	if l.Size != 8 && l.Size != 10 {
+		return nil // flipsight refuses other sizes; never allocate from one
+	}
 	n := l.Size * l.Size
 	out := make([]string, n)
 	blocked := map[int]bool{}

@@ -282,6 +282,9 @@ func (b *Bot) onPoll(r pollResult) {
 	b.pollFailures, b.pollHold = 0, time.Time{}
 	b.noteErr(nil)
 	resp := r.resp
+	for _, err := range resp.Refused {
+		b.log.Warn("refusing a bad object from the server", "err", err)
+	}
 	if resp.Bot != nil {
 		b.me = resp.Bot.ID
 		b.botInfo = botInfo(resp.Bot)
