@@ -73,15 +73,32 @@ func newPairingCode() (string, error) {
 	return fmt.Sprintf("%06d", n.Int64()), nil
 }
 
-// codeMatches compares a typed pairing code in constant time, ignoring
-// spaces and dashes people type to group digits.
-func codeMatches(typed, code string) bool {
-	typed = strings.Map(func(r rune) rune {
+// newLongPairingCode returns twelve random decimal digits from
+// crypto/rand, grouped by four with dashes: the code after too many wrong
+// tries (SECURITY.md).
+func newLongPairingCode() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000_000_000))
+	if err != nil {
+		return "", fmt.Errorf("pairing code: %w", err)
+	}
+	s := fmt.Sprintf("%012d", n.Int64())
+	return s[:4] + "-" + s[4:8] + "-" + s[8:], nil
+}
+
+// ungroup drops the spaces and dashes that group a code's digits.
+func ungroup(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r == ' ' || r == '-' {
 			return -1
 		}
 		return r
-	}, typed)
+	}, s)
+}
+
+// codeMatches compares a typed pairing code in constant time, ignoring
+// spaces and dashes people type (or the code shows) to group digits.
+func codeMatches(typed, code string) bool {
+	typed, code = ungroup(typed), ungroup(code)
 	if code == "" {
 		return false
 	}

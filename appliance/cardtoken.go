@@ -138,6 +138,7 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 	})
 	info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
 	switch {
+	case src == TokenMemory:
 	case rejected:
 		msg := "FlipSight refused the token in " + BootTokenFileName + "."
 		if serr == nil {
@@ -182,7 +183,7 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 			})
 			return
 		}
-		if err != nil {
+		if err != nil && src != TokenMemory {
 			continue
 		}
 		a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)

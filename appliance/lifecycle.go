@@ -125,6 +125,8 @@ type app struct {
 	liveHits atomic.Int64
 
 	tokenMu sync.Mutex // serialises token changes
+	setupMu sync.Mutex // serialises first-boot setups: one wins
+	flashes flashBox   // per-browser notices for the next page
 
 	// cardRetry is how often a card token that could not be checked is
 	// tried again (cardRetry; tests shorten it).
@@ -132,14 +134,16 @@ type app struct {
 
 	mu       sync.Mutex // guards the fields below
 	code     string
-	flash    string
+	longCode bool // too many wrong codes: the codes are twelve digits now
 	settings Settings
 	factsAt  time.Time
 }
 
-// Limits on wrong pairing codes and passwords: 5 per client and 20 overall
-// per 10 minutes. With a million codes and a new code after 20 failures, a
-// guess succeeds with odds of 1 in 50 000 per 10 minutes.
+// Limits on wrong pairing codes and passwords: 5 per client per 10
+// minutes. When 20 wrong codes have come from all clients within 10
+// minutes, the six-digit code is replaced by a twelve-digit one (and each
+// further 20 by a fresh one); nobody is locked out. SECURITY.md has the
+// reasoning and the odds.
 const (
 	failWindow    = 10 * time.Minute
 	failPerClient = 5

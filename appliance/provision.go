@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -16,11 +18,13 @@ const tokenCheckTimeout = 20 * time.Second
 func setupNeeded(st Status) bool { return st.Token == TokenNone }
 
 // serveSetup takes the pairing code and the token of the first-boot form.
+// The try is counted before the body is read; posts are serialised, so of
+// two at once only one sets the token and the other is told "already set
+// up".
 func (a *app) serveSetup(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	if !setupNeeded(a.hub.Snapshot()) {
-		a.message(w, r, http.StatusConflict, "Already set up",
-			"This device already has a token. Change it on the token page, with the admin password.", "/token")
+		a.alreadySetUp(w, r)
 		return
 	}
 	if a.hub.Snapshot().Phase != PhaseRunning {
@@ -29,20 +33,29 @@ func (a *app) serveSetup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := clientKey(r)
-	if ok, wait := a.codeLimit.allowed(key); !ok {
+	try, wait := a.codeLimit.begin(key)
+	if try == nil {
 		a.tooMany(w, r, wait, "pairing codes")
 		return
 	}
 	if !a.csrf.check(r) {
+		try.ok() // guessed nothing
 		a.message(w, r, http.StatusForbidden, "Form expired", "The form was not sent by this device's page (CSRF check). Reload the page and try again.", "/")
 		return
 	}
 	if !codeMatches(r.PostFormValue("code"), a.pairingCode()) {
 		a.log.Warn("wrong pairing code", "client", key)
-		if a.codeLimit.fail(key) {
-			a.rotatePairingCode("too many wrong pairing codes")
+		if try.failed() {
+			a.hardenPairingCode()
 		}
-		a.renderSetup(w, r, http.StatusForbidden, "Wrong pairing code. Type the six digits shown on the device's display or in its log.")
+		a.renderSetup(w, r, http.StatusForbidden, "Wrong pairing code. Type the code shown on the device's display or in its log.")
+		return
+	}
+	try.ok()
+	a.setupMu.Lock()
+	defer a.setupMu.Unlock()
+	if !setupNeeded(a.hub.Snapshot()) {
+		a.alreadySetUp(w, r)
 		return
 	}
 	notice, ok := a.acceptToken(r.Context(), r.PostFormValue("token"))
@@ -50,8 +63,24 @@ func (a *app) serveSetup(w http.ResponseWriter, r *http.Request) {
 		a.renderSetup(w, r, http.StatusUnprocessableEntity, notice)
 		return
 	}
-	a.setFlash(notice)
+	a.setFlash(r, notice)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (a *app) alreadySetUp(w http.ResponseWriter, r *http.Request) {
+	a.message(w, r, http.StatusConflict, "Already set up",
+		"This device already has a token. Change it on the token page, with the admin password.", "/token")
+}
+
+// hardenPairingCode answers too many wrong codes from all clients: the
+// code becomes twelve digits (a fresh one each time), shown on the display
+// and in the log as before. Nobody is locked out: the owner reads the new
+// code off the device; guessing it is hopeless (SECURITY.md).
+func (a *app) hardenPairingCode() {
+	a.mu.Lock()
+	a.longCode = true
+	a.mu.Unlock()
+	a.rotatePairingCode("too many wrong pairing codes: the code is twelve digits now")
 }
 
 // renderSetup shows the first-boot page with an error notice ("" for none).
@@ -78,6 +107,7 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 	defer a.tokenMu.Unlock()
 	info, src, rejected, err := a.checkAndSaveLocked(ctx, tok, "a pasted token")
 	switch {
+	case src == TokenMemory:
 	case rejected:
 		return "FlipSight rejected this token (invalid bot credential). Create a new one on your bot's page and paste it whole. Nothing was saved.", false
 	case err != nil:
@@ -85,7 +115,9 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 	}
 	notice := fmt.Sprintf("Token accepted for bot %s and saved. The bot is connecting.", info.Name)
 	if src == TokenMemory {
-		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (the storage is missing or read-only). The bot runs until the next restart.", info.Name)
+		// The page says what happened, not where: file paths stay in the
+		// log, which only the owner reads.
+		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s; details in the device's log). The bot runs until the next restart.", info.Name, saveProblem(err))
 	}
 	if a.envToken != "" {
 		notice += " FS_BOT_TOKEN is set in the environment and stays in effect."
@@ -104,7 +136,8 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 // checkAndSave checks tok with FlipSight (what names it in the log) and
 // saves it to the store. rejected reports FlipSight's refusal; err, with the
 // token redacted, a failure to check it. src is TokenStored, or TokenMemory
-// when the check passed but /perm could not keep the token.
+// when the check passed but /perm could not keep the token (err is then
+// the save error).
 func (a *app) checkAndSave(ctx context.Context, tok, what string) (info BotInfo, src TokenSource, rejected bool, err error) {
 	a.tokenMu.Lock()
 	defer a.tokenMu.Unlock()
@@ -127,7 +160,7 @@ func (a *app) checkAndSaveLocked(ctx context.Context, tok, what string) (BotInfo
 	}
 	if err := a.tokens.Save(tok); err != nil {
 		a.log.Error("token checked but not saved", "err", redact(err.Error(), tok))
-		return info, TokenMemory, false, nil
+		return info, TokenMemory, false, err
 	}
 	a.log.Info("token saved", "bot", info.Name)
 	return info, TokenStored, false, nil
@@ -144,7 +177,7 @@ func redact(s, tok string) string {
 
 // serveTokenPage shows the token page (behind the admin password).
 func (a *app) serveTokenPage(w http.ResponseWriter, r *http.Request) {
-	a.render(w, http.StatusOK, "token", pageData{Title: "Token", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r), Notice: a.takeFlash()})
+	a.render(w, http.StatusOK, "token", pageData{Title: "Token", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r), Notice: a.takeFlash(r)})
 }
 
 // serveTokenPost replaces or removes the token (behind the admin password).
@@ -168,7 +201,7 @@ func (a *app) serveTokenPost(w http.ResponseWriter, r *http.Request) {
 			a.render(w, http.StatusInternalServerError, "token", pageData{Title: "Token", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r), Notice: err.Error(), NoticeClass: "error"})
 			return
 		}
-		a.setFlash("The saved token was removed. Set the device up again with the new pairing code.")
+		a.setFlash(r, "The saved token was removed. Set the device up again with the new pairing code.")
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	default:
 		a.message(w, r, http.StatusBadRequest, "Unknown action", "The form asked for an unknown action.", "/token")
@@ -185,9 +218,12 @@ func (a *app) removeToken() error {
 	defer a.tokenMu.Unlock()
 	if err := a.tokens.Remove(); err != nil {
 		a.log.Error("remove token", "err", err)
-		return fmt.Errorf("could not remove the saved token: %w", err)
+		return fmt.Errorf("could not remove the saved token (%s; details in the device's log)", saveProblem(err))
 	}
 	a.log.Info("saved token removed")
+	a.mu.Lock()
+	a.longCode = false // a new setup, asked for by the owner
+	a.mu.Unlock()
 	if a.envToken != "" {
 		return nil
 	}
@@ -211,7 +247,14 @@ func (a *app) pairingCode() string {
 // rotatePairingCode makes a new code, publishes it and logs it (gokrazy's
 // web UI shows the log to the owner only).
 func (a *app) rotatePairingCode(why string) {
-	code, err := newPairingCode()
+	a.mu.Lock()
+	long := a.longCode
+	a.mu.Unlock()
+	newCode := newPairingCode
+	if long {
+		newCode = newLongPairingCode
+	}
+	code, err := newCode()
 	if err != nil {
 		a.log.Error("new pairing code", "err", err)
 		return
@@ -231,18 +274,24 @@ func (a *app) rotatePairingCode(why string) {
 	})
 }
 
-// setFlash keeps a notice for the next page view (one device, one owner:
-// a single slot is enough).
-func (a *app) setFlash(s string) {
-	a.mu.Lock()
-	a.flash = s
-	a.mu.Unlock()
-}
+// setFlash keeps a notice for the next page view of r's browser only.
+func (a *app) setFlash(r *http.Request, s string) { a.flashes.set(r, s, time.Now()) }
 
-func (a *app) takeFlash() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s := a.flash
-	a.flash = ""
-	return s
+// takeFlash returns (once) the notice kept for r's browser.
+func (a *app) takeFlash(r *http.Request) string { return a.flashes.take(r, time.Now()) }
+
+// saveProblem names what went wrong with the token file without its
+// path: a page shows it to whoever set the device up.
+func saveProblem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case isReadOnly(err):
+		return "the storage is read-only"
+	case errors.Is(err, syscall.ENOSPC):
+		return "the storage is full"
+	case errors.Is(err, fs.ErrNotExist):
+		return "the storage is missing"
+	}
+	return "storage error"
 }

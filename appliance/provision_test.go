@@ -130,14 +130,16 @@ func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 	e := startEnv(t)
 	first := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
 	for i := 0; i < failGlobal-1; i++ {
-		e.a.codeLimit.fail(fmt.Sprintf("10.0.0.%d", i))
+		try, _ := e.a.codeLimit.begin(fmt.Sprintf("10.0.0.%d", i))
+		require.NotNil(t, try)
+		require.False(t, try.failed())
 	}
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(first)+1)%1_000_000)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrong}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusForbidden, status)
 	st := e.waitFor("a new code", func(s Status) bool { return s.PairingCode != first })
-	assert.Regexp(t, `^[0-9]{6}$`, st.PairingCode)
+	assert.Regexp(t, `^[0-9]{4}-[0-9]{4}-[0-9]{4}$`, st.PairingCode, "twelve digits after the global limit")
 	assert.Contains(t, e.logs.String(), st.PairingCode)
 }
 

@@ -1,65 +1,123 @@
 package appliance
 
 import (
+	"net"
 	"sync"
 	"time"
 )
 
-// failureLimiter rate-limits wrong pairing codes and passwords: each client
-// address may fail perClient times per window, and all clients together
-// global times per window (a LAN can hold many addresses). Successes do not
-// reset the counts. Safe for concurrent use.
+// failureLimiter rate-limits wrong pairing codes and passwords per client:
+// each client may fail perClient times per window. A try counts from the
+// moment it begins, before its body is read, so that slow or concurrent
+// requests cannot all be checked against a budget that none of them has
+// used yet; a try that turns out right (or never guessed: no password sent,
+// a failed CSRF check) is given back.
+//
+// All clients together are not refused after a number of failures: that
+// would lock the owner out with the attacker (a LAN has many addresses).
+// Instead the limiter counts every client's failures in the window, and
+// the caller makes the secret harder when global of them have come (a
+// longer pairing code; see app.serveSetup and SECURITY.md). Safe for
+// concurrent use.
 type failureLimiter struct {
 	mu        sync.Mutex
 	now       func() time.Time
 	window    time.Duration
 	perClient int
 	global    int
-	byClient  map[string][]time.Time
-	all       []time.Time
+	seq       uint64
+	byClient  map[string][]limitEntry
+	all       []limitEntry
+}
+
+// limitEntry is one failure, or one try in progress.
+type limitEntry struct {
+	at time.Time
+	id uint64
 }
 
 func newFailureLimiter(now func() time.Time, window time.Duration, perClient, global int) *failureLimiter {
-	return &failureLimiter{now: now, window: window, perClient: perClient, global: global, byClient: map[string][]time.Time{}}
+	return &failureLimiter{now: now, window: window, perClient: perClient, global: global, byClient: map[string][]limitEntry{}}
 }
 
-func (l *failureLimiter) prune(ts []time.Time, now time.Time) []time.Time {
+func (l *failureLimiter) prune(ts []limitEntry, now time.Time) []limitEntry {
 	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= l.window {
+	for i < len(ts) && now.Sub(ts[i].at) >= l.window {
 		i++
 	}
 	return ts[i:]
 }
 
-// allowed reports whether client may try again now, and if not, how long
-// to wait.
-func (l *failureLimiter) allowed(client string) (bool, time.Duration) {
+// limiterKey is the client key the limits apply to: the IPv4 address, or
+// the /64 network of an IPv6 address (one host may hold all of a /64).
+func limiterKey(client string) string {
+	ip := net.ParseIP(client)
+	if ip == nil || ip.To4() != nil {
+		return client
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// limitTry is one try counted by a failureLimiter: call failed or ok once.
+type limitTry struct {
+	l      *failureLimiter
+	client string
+	id     uint64
+}
+
+// begin counts a try of client at once and returns it, or nil and how
+// long to wait when client has used its budget (failures and tries in
+// progress).
+func (l *failureLimiter) begin(client string) (*limitTry, time.Duration) {
+	client = limiterKey(client)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	l.all = l.prune(l.all, now)
 	c := l.prune(l.byClient[client], now)
-	if len(c) == 0 {
-		delete(l.byClient, client)
-	} else {
-		l.byClient[client] = c
-	}
 	if len(c) >= l.perClient {
-		return false, l.window - now.Sub(c[len(c)-l.perClient])
+		l.byClient[client] = c
+		return nil, l.window - now.Sub(c[len(c)-l.perClient].at)
 	}
-	if len(l.all) >= l.global {
-		return false, l.window - now.Sub(l.all[len(l.all)-l.global])
-	}
-	return true, 0
+	l.seq++
+	e := limitEntry{at: now, id: l.seq}
+	l.byClient[client] = append(c, e)
+	l.all = append(l.all, e)
+	return &limitTry{l: l, client: client, id: e.id}, 0
 }
 
-// fail records a failure of client and reports whether the global limit is
-// now reached (the caller then changes the pairing code).
-func (l *failureLimiter) fail(client string) (globalReached bool) {
+// failed keeps the try as a failure and reports whether global failures
+// of all clients have now come within the window; the global count then
+// starts again.
+func (t *limitTry) failed() (globalReached bool) {
+	l := t.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
-	l.byClient[client] = append(l.prune(l.byClient[client], now), now)
-	l.all = append(l.prune(l.all, now), now)
-	return len(l.all) >= l.global
+	l.all = l.prune(l.all, l.now())
+	if len(l.all) >= l.global {
+		l.all = nil
+		return true
+	}
+	return false
+}
+
+// ok gives the try back: it was right, or it guessed nothing.
+func (t *limitTry) ok() {
+	l := t.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	drop := func(es []limitEntry) []limitEntry {
+		for i, e := range es {
+			if e.id == t.id {
+				return append(es[:i:i], es[i+1:]...)
+			}
+		}
+		return es
+	}
+	l.all = drop(l.all)
+	if c := drop(l.byClient[t.client]); len(c) > 0 {
+		l.byClient[t.client] = c
+	} else {
+		delete(l.byClient, t.client)
+	}
 }

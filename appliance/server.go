@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net"
 	"net/http"
 	"strings"
@@ -50,6 +49,9 @@ func parseTemplates() (*template.Template, error) {
 
 // boardCells returns the CSS classes of a leg's squares, a1 first.
 func boardCells(l Leg) []string {
+	if l.Size != 8 && l.Size != 10 {
+		return nil // flipsight refuses other sizes; never allocate from one
+	}
 	n := l.Size * l.Size
 	out := make([]string, n)
 	blocked := map[int]bool{}
@@ -141,8 +143,7 @@ func securityHeaders(h http.Handler) http.Handler {
 // handler returns the appliance's HTTP handler.
 func (a *app) handler() http.Handler {
 	mux := http.NewServeMux()
-	static, _ := fs.Sub(webFS, "web")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", staticHandler()))
 	mux.HandleFunc("GET /{$}", a.serveHome)
 	mux.HandleFunc("GET /live", a.serveLive)
 	mux.HandleFunc("GET /api/status", a.serveAPIStatus)
@@ -154,7 +155,7 @@ func (a *app) handler() http.Handler {
 	// Cross-origin POSTs are refused before any handler (Sec-Fetch-Site /
 	// Origin), on top of the per-form CSRF tokens.
 	cop := http.NewCrossOriginProtection()
-	return securityHeaders(cop.Handler(mux))
+	return securityHeaders(a.hostGuard(cop.Handler(mux)))
 }
 
 // render writes a page; on a template error it answers 500 without details.
@@ -195,15 +196,21 @@ func (a *app) tooMany(w http.ResponseWriter, r *http.Request, wait time.Duration
 }
 
 // admin guards h with the admin password (HTTP Basic, user gokrazy). Wrong
-// passwords are rate-limited per client and overall.
+// passwords are rate-limited per client, each try counted before it is
+// checked; many wrong passwords overall are logged, and lock nobody out
+// (SECURITY.md).
 func (a *app) admin(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key := clientKey(r)
-		if ok, wait := a.pwLimit.allowed(key); !ok {
+		try, wait := a.pwLimit.begin(key)
+		if try == nil {
 			a.tooMany(w, r, wait, "passwords")
 			return
 		}
 		ok, present, err := a.pw.checkBasic(r)
+		if ok || !present || err != nil {
+			try.ok() // right, or no password sent
+		}
 		if err != nil {
 			a.log.Warn("admin page refused: no admin password", "err", err)
 			a.message(w, r, http.StatusForbidden, "No admin password",
@@ -212,8 +219,10 @@ func (a *app) admin(h http.HandlerFunc) http.HandlerFunc {
 		}
 		if !ok {
 			if present {
-				a.pwLimit.fail(key)
 				a.log.Warn("wrong admin password", "client", key)
+				if try.failed() {
+					a.log.Warn("many wrong admin passwords from the LAN in the last minutes; each address stays limited on its own", "limit", failGlobal)
+				}
 			}
 			w.Header().Set("WWW-Authenticate", `Basic realm="flipbot (user gokrazy, the gokrazy web UI password)", charset="UTF-8"`)
 			a.message(w, r, http.StatusUnauthorized, "Password needed",

@@ -79,7 +79,7 @@ func DefaultSettings() Settings {
 		Threads:    runtime.NumCPU(),
 		HashMB:     64,
 		Engines:    map[string]string{},
-		LEDs:       LEDPins{Online: "GPIO17", Game: "GPIO27", Error: "GPIO22"},
+		LEDs:       LEDPins{Online: defaultOnlinePin, Game: defaultGamePin, Error: defaultErrorPin},
 		Display:    string(gpio.DisplayAuto),
 		I2CBus:     "1",
 	}
@@ -90,6 +90,32 @@ func DefaultSettings() Settings {
 }
 
 var pinName = regexp.MustCompile(`^GPIO([0-9]{1,2})$`)
+
+// Default LED pins, those of gpio.Config: "" in LEDPins means these.
+const (
+	defaultOnlinePin = "GPIO17"
+	defaultGamePin   = "GPIO27"
+	defaultErrorPin  = "GPIO22"
+)
+
+// normalizePin returns the canonical name of an LED pin: def for "",
+// "none" in any case, "GPIO5" for "gpio05" or " GPIO5 ", so that two
+// names of one line compare equal. Anything else is returned trimmed, for
+// Validate to refuse.
+func normalizePin(p, def string) string {
+	p = strings.ToUpper(strings.TrimSpace(p))
+	switch p {
+	case "":
+		return def
+	case "NONE":
+		return "none"
+	}
+	if m := pinName.FindStringSubmatch(p); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return "GPIO" + strconv.Itoa(n)
+	}
+	return p
+}
 
 // Validate checks every field; egaroucid says whether Egaroucid is installed.
 func (s Settings) Validate(egaroucid bool) error {
@@ -128,8 +154,13 @@ func (s Settings) Validate(egaroucid bool) error {
 		errs = append(errs, errors.New("at least one game mode must be played"))
 	}
 	used := map[string]string{}
-	for _, p := range []struct{ what, pin string }{{"online LED", s.LEDs.Online}, {"game LED", s.LEDs.Game}, {"error LED", s.LEDs.Error}} {
-		if p.pin == "" || p.pin == "none" {
+	for _, p := range []struct{ what, pin string }{
+		{"online LED", normalizePin(s.LEDs.Online, defaultOnlinePin)},
+		{"game LED", normalizePin(s.LEDs.Game, defaultGamePin)},
+		{"error LED", normalizePin(s.LEDs.Error, defaultErrorPin)},
+	} {
+		// Compared after normalising: "" is the default pin, GPIO05 is GPIO5.
+		if p.pin == "none" {
 			continue
 		}
 		m := pinName.FindStringSubmatch(p.pin)
@@ -201,13 +232,8 @@ func settingsFromForm(base Settings, f url.Values) (Settings, error) {
 			s.Engines[m] = v[0]
 		}
 	}
-	pin := func(name string) string {
-		p := strings.ToUpper(strings.TrimSpace(f.Get(name)))
-		if p == "NONE" {
-			return "none"
-		}
-		return p
-	}
+	// Stored canonical (GPIO5 for gpio05); empty stays empty: the default.
+	pin := func(name string) string { return normalizePin(f.Get(name), "") }
 	s.LEDs = LEDPins{Online: pin("led_online"), Game: pin("led_game"), Error: pin("led_error")}
 	s.Display = f.Get("display")
 	s.I2CBus = strings.TrimSpace(f.Get("i2c_bus"))

@@ -14,7 +14,7 @@ func (a *app) settingsData(w http.ResponseWriter, r *http.Request, s Settings, n
 
 // serveSettingsPage shows the settings form (behind the admin password).
 func (a *app) serveSettingsPage(w http.ResponseWriter, r *http.Request) {
-	a.render(w, http.StatusOK, "settings", a.settingsData(w, r, a.currentSettings(), a.takeFlash(), ""))
+	a.render(w, http.StatusOK, "settings", a.settingsData(w, r, a.currentSettings(), a.takeFlash(r), ""))
 }
 
 // serveSettingsPost validates, saves and applies the settings.
@@ -38,7 +38,7 @@ func (a *app) serveSettingsPost(w http.ResponseWriter, r *http.Request) {
 		notice = "Applied until the next restart, but not saved: " + err.Error()
 	}
 	a.applySettings(s)
-	a.setFlash(notice)
+	a.setFlash(r, notice)
 	http.Redirect(w, r, "/settings", http.StatusSeeOther)
 }
 

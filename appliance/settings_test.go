@@ -141,3 +141,38 @@ func FuzzSettingsFromForm(f *testing.F) {
 		_ = s.Validate(false)
 	})
 }
+
+// Two names of one GPIO line are one pin: duplicates are found after
+// normalising ("" is the role's default pin, GPIO05 is GPIO5).
+func TestLEDPinDuplicatesAfterNormalising(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		leds LEDPins
+		dup  bool
+	}{
+		{"leading zero", LEDPins{Online: "GPIO05", Game: "GPIO5", Error: "GPIO22"}, true},
+		{"empty is the default", LEDPins{Online: "", Game: "GPIO17", Error: "GPIO22"}, true},
+		{"empty error is GPIO22", LEDPins{Online: "GPIO22", Game: "GPIO27", Error: ""}, true},
+		{"lower case", LEDPins{Online: "gpio6", Game: "GPIO6", Error: "none"}, true},
+		{"distinct", LEDPins{Online: "GPIO05", Game: "GPIO6", Error: ""}, false},
+		{"none twice", LEDPins{Online: "none", Game: "NONE", Error: ""}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := DefaultSettings()
+			s.LEDs = tc.leds
+			err := s.Validate(false)
+			if tc.dup {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "share")
+			} else {
+				assert.NoError(t, err)
+			}
+		})
+	}
+}
+
+func TestNormalizePin(t *testing.T) {
+	for in, want := range map[string]string{"": "GPIO17", "GPIO05": "GPIO5", " gpio5 ": "GPIO5", "None": "none", "GPIO17": "GPIO17", "PIN7": "PIN7"} {
+		assert.Equal(t, want, normalizePin(in, "GPIO17"), in)
+	}
+}

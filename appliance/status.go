@@ -9,11 +9,11 @@ import (
 func (a *app) serveHome(w http.ResponseWriter, r *http.Request) {
 	st := a.refreshed()
 	if setupNeeded(st) {
-		notice := a.takeFlash()
+		notice := a.takeFlash(r)
 		a.render(w, http.StatusOK, "setup", pageData{Title: "Set up", St: st, CSRF: a.csrf.token(w, r), Notice: notice})
 		return
 	}
-	a.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: a.takeFlash(), Refresh: true})
+	a.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: a.takeFlash(r), Refresh: true})
 }
 
 // serveLive renders the live part of the status page for refresh.js.

@@ -16,6 +16,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/jsonline"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/proc"
 )
 
 // TestMain lets the test binary act as a JSON-line engine (first legal
@@ -120,6 +121,8 @@ func TestTournamentProcesses(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv("ARENA_TEST_ENGINE", "1")
+	// Engines get an allow-listed environment: pass the switch by name.
+	t.Setenv(proc.ExtraEnvVar, "ARENA_TEST_ENGINE")
 	factory := func() (engines.Engine, error) {
 		return jsonline.New(jsonline.Options{Command: exe})
 	}

@@ -4,7 +4,7 @@
 // Concepts, in the order the spec gives them:
 //
 //   - Sync. The event stream is kept open (reconnected with a 1 s → 30 s
-//     backoff with jitter, with a read deadline so that a silent dead stream
+//     backoff with jitter that never goes below 1 s, with a read deadline so that a silent dead stream
 //     is noticed); agent_poll runs on every match event and every 10 s while
 //     the stream is up, and every 1 s in a match / 5 s idle without it;
 //     periodic polls never come more than once a second. A bot-vs-bot match

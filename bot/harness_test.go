@@ -466,6 +466,9 @@ func startBot(t *testing.T, fs *fakeServer, eng EngineFactory, mod func(*Options
 		if strings.Contains(br.logs.String(), "MYSECRETTOKEN") {
 			t.Error("the token appeared in the logs")
 		}
+		if strings.Contains(br.logs.String(), "bad object from the server") {
+			t.Error("the client refused an object of the arena")
+		}
 	})
 	return br
 }

@@ -19,9 +19,10 @@ type streamMsg struct {
 }
 
 // runStream keeps the event stream open until ctx ends: it reconnects with
-// a backoff of BackoffMin doubling to BackoffMax with jitter (reset after a
-// stream that delivered events), forwards events to the loop and only
-// decodes; the loop does the rest.
+// a backoff of BackoffMin doubling to BackoffMax, with jitter that never
+// leaves those bounds (retryWait), reset after a stream that delivered
+// events; it forwards events to the loop and only decodes; the loop does
+// the rest.
 func (b *Bot) runStream(ctx context.Context) {
 	backoff := b.t.BackoffMin
 	for ctx.Err() == nil {
@@ -34,7 +35,7 @@ func (b *Bot) runStream(ctx context.Context) {
 			if flipsight.IsAuth(err) {
 				return
 			}
-			wait := jitter(backoff)
+			wait := b.t.retryWait(backoff)
 			if e := flipsight.AsAPIError(err); e != nil && e.RetryAfter > wait {
 				wait = e.RetryAfter
 			}
@@ -70,7 +71,7 @@ func (b *Bot) runStream(ctx context.Context) {
 		if got {
 			backoff = b.t.BackoffMin
 		}
-		wait := jitter(backoff)
+		wait := b.t.retryWait(backoff)
 		b.log.Warn("event stream lost; reconnecting, polling meanwhile", "retry_in", wait.Round(time.Millisecond))
 		if !sleep(ctx, wait) {
 			return
@@ -86,9 +87,17 @@ func (b *Bot) sendStream(ctx context.Context, m streamMsg) {
 	}
 }
 
-// jitter spreads d over [0.75 d, 1.25 d).
+// jitter spreads d over [0.75 d, 1.25 d].
 func jitter(d time.Duration) time.Duration {
 	return d*3/4 + time.Duration(rand.Int64N(int64(d)/2+1))
+}
+
+// retryWait is the wait before reconnecting the stream after backoff d:
+// d with jitter, within [BackoffMin, BackoffMax]. The spec's intervals grow
+// from 1 s to 30 s; jitter spreads the bots' reconnections but never
+// brings one below the 1 s floor (nor above the 30 s ceiling).
+func (t Timing) retryWait(d time.Duration) time.Duration {
+	return min(max(jitter(d), t.BackoffMin), t.BackoffMax)
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
@@ -282,6 +291,9 @@ func (b *Bot) onPoll(r pollResult) {
 	b.pollFailures, b.pollHold = 0, time.Time{}
 	b.noteErr(nil)
 	resp := r.resp
+	for _, err := range resp.Refused {
+		b.log.Warn("refusing a bad object from the server", "err", err)
+	}
 	if resp.Bot != nil {
 		b.me = resp.Bot.ID
 		b.botInfo = botInfo(resp.Bot)

@@ -221,7 +221,10 @@ func readLimited(r io.Reader, max int64) ([]byte, error) {
 
 // DecodeAnswer turns an HTTP answer of action op into out (a pointer to the
 // action's response type) or an error: an *APIError for a non-2xx status or
-// ok:false, a decode error for a 2xx body that is not the expected JSON.
+// ok:false, a decode error for a 2xx body that is not the expected JSON,
+// an error wrapping ErrBadObject for an answer whose values are out of
+// range (a poll answer instead drops the bad bots and matches and lists
+// them in Refused).
 // It is exported for servers' tests and fuzzing; clients use Client.
 func DecodeAnswer(op string, status int, header http.Header, body []byte, out any) error {
 	if status < 200 || status > 299 {
@@ -239,6 +242,11 @@ func DecodeAnswer(op string, status int, header http.Header, body []byte, out an
 	}
 	if err := unmarshalTolerant(body, out); err != nil {
 		return fmt.Errorf("flipsight %s: decode answer: %w", op, err)
+	}
+	if c, ok := out.(checker); ok {
+		if err := c.check(); err != nil {
+			return fmt.Errorf("flipsight %s: %w", op, err)
+		}
 	}
 	return nil
 }

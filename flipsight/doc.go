@@ -19,6 +19,15 @@
 // answers are *APIError values; IsAuth, IsStale, IsIllegal, IsConflict,
 // IsRateLimited and IsRetryable classify them.
 //
+// Every value from the server is checked before a caller sees it (check.go):
+// ids, colours, counts, clocks and times in their ranges, board_size that of
+// the mode and every board board_size² cells, every string within a limit
+// (names 64 characters). A poll answer drops a bad bot or match and names it
+// in PollResponse.Refused (one error each, wrapping ErrBadObject, naming the
+// field and the figures but never echoing the text); a bad stream event is
+// an ErrBadEvent; any other bad answer is an error. Nothing downstream
+// allocates from an unchecked number.
+//
 // The package holds no game logic: squares stay integers (or the text the
 // server sent), and legality, clocks and strategy live in engines/othello and
 // bot/.

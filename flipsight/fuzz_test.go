@@ -47,6 +47,28 @@ func FuzzDecodeAnswer(f *testing.F) {
 		if err == nil && (status < 200 || status > 299) {
 			t.Fatalf("status %d decoded without error", status)
 		}
+		if err == nil {
+			// What the client lets through is what its checks allow.
+			for _, m := range p.Matches {
+				if m.State == nil {
+					continue
+				}
+				n := m.State.BoardSize
+				if n != 8 && n != 10 {
+					t.Fatalf("match %d: board_size %d let through", m.ID, n)
+				}
+				for _, l := range m.State.Legs {
+					if len(l.Board) != n*n {
+						t.Fatalf("match %d: %d cells on %d×%d let through", m.ID, len(l.Board), n, n)
+					}
+				}
+			}
+			for _, b := range p.Bots {
+				if len(b.Name) > 4*MaxNameLen {
+					t.Fatalf("bot %d: %d-byte name let through", b.ID, len(b.Name))
+				}
+			}
+		}
 		var m MatchResponse
 		_ = DecodeAnswer(ActionMove, status, nil, body, &m)
 		if e := AsAPIError(err); e != nil {

@@ -11,7 +11,8 @@ type ErrorResponse struct {
 // PollResponse is the answer of agent_poll. Bots lists the bots one may
 // challenge, RecordBots those in the bot's records; Matches the bot's
 // matches (pending, running and recently ended); Me the owner's player id;
-// Bot the bot itself.
+// Bot the bot itself. Bots and matches that fail their Check are left out
+// by the client, and Refused says why (one error each).
 type PollResponse struct {
 	OK          bool    `json:"ok"`
 	Bots        []Bot   `json:"bots"`
@@ -20,6 +21,8 @@ type PollResponse struct {
 	Me          Text    `json:"me"`
 	Bot         *Bot    `json:"bot"`
 	ServerNowMS int64   `json:"server_now_ms"`
+	// Refused holds one error (wrapping ErrBadObject) per object left out.
+	Refused []error `json:"-"`
 }
 
 // ChallengeResponse is the answer of agent_challenge.

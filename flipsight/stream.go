@@ -164,7 +164,8 @@ func (s *Stream) Close() error {
 
 // DecodeEvent decodes one stream line. It fails (wrapping ErrBadEvent) on
 // invalid JSON, a missing type, or a match event without a match with a
-// non-zero id. Unknown types decode without error.
+// non-zero id, or values out of range (see Match.Check; the error then
+// wraps ErrBadObject too). Unknown types decode without error.
 func DecodeEvent(line []byte) (Event, error) {
 	var ev Event
 	if err := unmarshalTolerant(bytes.TrimSpace(line), &ev); err != nil {
@@ -175,6 +176,9 @@ func DecodeEvent(line []byte) (Event, error) {
 	}
 	if ev.Type == EventMatch && (ev.Match == nil || ev.Match.ID == 0) {
 		return Event{}, fmt.Errorf("%w: match event without a match id", ErrBadEvent)
+	}
+	if err := ev.check(); err != nil {
+		return Event{}, fmt.Errorf("%w: %w", ErrBadEvent, err)
 	}
 	return ev, nil
 }

@@ -41,7 +41,8 @@ type Config struct {
 	Args []string
 	// Dir is the working directory; empty means the current one.
 	Dir string
-	// Env is the environment; nil inherits ours.
+	// Env is the environment; nil means EngineEnv of ours (PATH, HOME,
+	// locale and the like; never the bot token or other secrets).
 	Env []string
 	// Name labels the process in logs (no secrets, no long paths needed).
 	Name string
@@ -146,6 +147,9 @@ func Start(cfg Config) (*Process, error) {
 	cmd := exec.Command(path, cfg.Args...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = cfg.Env
+	if cmd.Env == nil {
+		cmd.Env = defaultEnv()
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {

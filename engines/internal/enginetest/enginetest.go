@@ -108,7 +108,12 @@ func RunFakeOrTests(m *testing.M, env string, fake func(args []string) int) {
 	if os.Getenv(env) == "1" && (len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], "-test.")) {
 		os.Exit(fake(os.Args[1:]))
 	}
-	for k, v := range map[string]string{env: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")} {
+	// Engines get only an allow-list of our environment (proc.EngineEnv):
+	// the fake's switch and GORACE are passed by name in
+	// proc.ExtraEnvVar (spelled out: proc's tests import this package).
+	const extraEnvVar = "FLIPBOT_ENGINE_ENV"
+	extra := strings.Trim(os.Getenv(extraEnvVar)+","+env+",GORACE", ",")
+	for k, v := range map[string]string{env: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0"), extraEnvVar: extra} {
 		if err := os.Setenv(k, v); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
