@@ -30,6 +30,7 @@ func commands() map[string]command {
 		"nboard": runNBoard,
 		"solve":  runSolve,
 		"bench":  runBench,
+		"train":  runTrain,
 	}
 }
 

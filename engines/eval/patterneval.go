@@ -1,0 +1,67 @@
+package eval
+
+import (
+	"fmt"
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// Pattern is a trained pattern evaluation of one mode: the sum of one
+// weight per pattern instance (and, in reversi, the cap term) of the
+// position's phase. It implements [Evaluator8] or [Evaluator10] by the
+// mode's size and is safe for concurrent use.
+type Pattern struct {
+	mode   othello.Mode
+	layout *Layout
+	w      []int16
+	sq8    [][]uint8 // instance squares, for the 8×8 fast path
+	class  []int     // per instance: offset of its class in a phase
+	limit  int       // scores stay inside ±limit
+}
+
+var (
+	_ Evaluator8  = (*Pattern)(nil)
+	_ Evaluator10 = (*Pattern)(nil)
+)
+
+// NewPattern returns the evaluation given by w.
+func NewPattern(w *Weights) (*Pattern, error) {
+	l := LayoutFor(w.Mode)
+	if len(w.W) != l.phases*l.perPhase {
+		return nil, fmt.Errorf("pattern evaluation of %s: %d weights, the layout has %d", w.Mode, len(w.W), l.phases*l.perPhase)
+	}
+	e := &Pattern{mode: w.Mode, layout: l, w: w.W, limit: (l.playable - 1) * Disc}
+	for _, in := range l.instances {
+		e.sq8 = append(e.sq8, in.squares)
+		e.class = append(e.class, l.offset[in.class])
+	}
+	return e, nil
+}
+
+// Mode is the mode the weights were trained for.
+func (e *Pattern) Mode() othello.Mode { return e.mode }
+
+// Score8 implements [Evaluator8].
+func (e *Pattern) Score8(p, o uint64, pLeft, oLeft int) int {
+	l := e.layout
+	empties := 64 - bits.OnesCount64(p|o)
+	w := e.w[l.Phase(empties)*l.perPhase:]
+	s := int(w[l.extra+capFeature(empties, pLeft, oLeft)])
+	for i, sqs := range e.sq8 {
+		s += int(w[e.class[i]+instanceIndex8(sqs, p, o)])
+	}
+	return max(-e.limit, min(e.limit, s))
+}
+
+// Score10 implements [Evaluator10].
+func (e *Pattern) Score10(p, o othello.Bits) int {
+	l := e.layout
+	empties := l.playable - p.Or(o).Count()
+	w := e.w[l.Phase(empties)*l.perPhase:]
+	s := int(w[l.extra+capRange])
+	for i, sqs := range e.sq8 {
+		s += int(w[e.class[i]+instanceIndex(sqs, p, o)])
+	}
+	return max(-e.limit, min(e.limit, s))
+}
