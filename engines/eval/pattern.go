@@ -22,6 +22,7 @@ type patternClass struct {
 // instance is one image of a class on the board.
 type instance struct {
 	class   int
+	sym     int     // the symmetry that maps the class onto it
 	squares []uint8 // board squares, digit i of the index is squares[i]
 }
 
@@ -171,7 +172,7 @@ func newLayout(size, phases int, classes []patternClass, blocked othello.Bits) *
 				continue
 			}
 			seen[key] = sqs
-			l.instances = append(l.instances, instance{class: ci, squares: sqs})
+			l.instances = append(l.instances, instance{class: ci, sym: k, squares: sqs})
 		}
 		l.canon = append(l.canon, canonical(len(pc.squares), canonPerms))
 	}

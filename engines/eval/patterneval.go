@@ -15,9 +15,10 @@ type Pattern struct {
 	mode   othello.Mode
 	layout *Layout
 	w      []int16
-	sq8    [][]uint8 // instance squares, for the 8×8 fast path
-	class  []int     // per instance: offset of its class in a phase
-	limit  int       // scores stay inside ±limit
+	sq8    [][]uint8 // instance squares (10×10)
+	class  []int     // per instance: offset of its class in a phase (10×10)
+	fast   *fast8
+	limit  int // scores stay inside ±limit
 }
 
 var (
@@ -32,6 +33,9 @@ func NewPattern(w *Weights) (*Pattern, error) {
 		return nil, fmt.Errorf("pattern evaluation of %s: %d weights, the layout has %d", w.Mode, len(w.W), l.phases*l.perPhase)
 	}
 	e := &Pattern{mode: w.Mode, layout: l, w: w.W, limit: (l.playable - 1) * Disc}
+	if l.size == 8 {
+		e.fast = newFast8(l)
+	}
 	for _, in := range l.instances {
 		e.sq8 = append(e.sq8, in.squares)
 		e.class = append(e.class, l.offset[in.class])
@@ -48,9 +52,7 @@ func (e *Pattern) Score8(p, o uint64, pLeft, oLeft int) int {
 	empties := 64 - bits.OnesCount64(p|o)
 	w := e.w[l.Phase(empties)*l.perPhase:]
 	s := int(w[l.extra+capFeature(empties, pLeft, oLeft)])
-	for i, sqs := range e.sq8 {
-		s += int(w[e.class[i]+instanceIndex8(sqs, p, o)])
-	}
+	s += e.fast.score(w, p, o)
 	return max(-e.limit, min(e.limit, s))
 }
 

@@ -84,6 +84,9 @@ func (f *Fit) Run(ctx context.Context, trainSet, valid []Record) (*eval.Weights,
 	startEpoch := st.epoch
 	for ; st.epoch < f.Epochs; st.epoch++ {
 		rng := rand.New(rand.NewPCG(f.Seed, uint64(st.epoch)))
+		for i := range order {
+			order[i] = int32(i)
+		}
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		lr := float32(f.LR * math.Pow(0.5, float64(st.epoch)))
 		l2 := float32(f.L2)
