@@ -24,13 +24,14 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft":  runPerft,
-		"legal":  runLegal,
-		"engine": runEngine,
-		"nboard": runNBoard,
-		"solve":  runSolve,
-		"bench":  runBench,
-		"train":  runTrain,
+		"perft":    runPerft,
+		"legal":    runLegal,
+		"engine":   runEngine,
+		"nboard":   runNBoard,
+		"solve":    runSolve,
+		"bench":    runBench,
+		"train":    runTrain,
+		"moveloss": runMoveLoss,
 	}
 }
 

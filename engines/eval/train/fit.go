@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"time"
 
 	"flipbot.dev/flipbot/engines/eval"
@@ -64,56 +65,66 @@ func (f *Fit) Run(ctx context.Context, trainSet, valid []Record) (*eval.Weights,
 			return nil, nil, err
 		}
 	}
-	order := make([]int32, len(trainSet))
-	for i := range order {
-		order[i] = int32(i)
-	}
 	// The features of every sample, once: each epoch only reads them.
+	// Samples are grouped by phase (the phases' weights are disjoint, so
+	// this is the per-phase fit), which keeps one phase's weights in cache.
 	nf := l.NumFeatures()
 	feats := make([]int32, len(trainSet)*nf)
+	byPhase := make([][]int32, l.NumPhases())
 	for i := range trainSet {
 		r := &trainSet[i]
-		f := feats[i*nf : (i+1)*nf]
-		ph := l.Features(r.P, r.O, int(r.PLeft), int(r.OLeft), true, f)
-		for k := range f {
-			f[k] += int32(ph * l.PerPhase())
+		fs := feats[i*nf : (i+1)*nf]
+		ph := l.Features(r.P, r.O, int(r.PLeft), int(r.OLeft), true, fs)
+		for k := range fs {
+			fs[k] += int32(ph * l.PerPhase())
 		}
+		byPhase[ph] = append(byPhase[ph], int32(i))
 	}
 	log.Info("fit features ready", "samples", len(trainSet), "elapsed", time.Since(start).Round(time.Second))
+	// w, m, v of a weight side by side: one cache line per touch.
+	wmv := make([]float32, 3*n)
+	for i := range st.w {
+		wmv[3*i], wmv[3*i+1], wmv[3*i+2] = st.w[i], st.m[i], st.v[i]
+	}
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	startEpoch := st.epoch
 	for ; st.epoch < f.Epochs; st.epoch++ {
-		rng := rand.New(rand.NewPCG(f.Seed, uint64(st.epoch)))
-		for i := range order {
-			order[i] = int32(i)
-		}
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		lr := float32(f.LR * math.Pow(0.5, float64(st.epoch)))
 		l2 := float32(f.L2)
 		var sse float64
-		for k, i := range order {
-			if k&0xFFFF == 0 && ctx.Err() != nil {
+		for ph, order := range byPhase {
+			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
-			feat := feats[int(i)*nf : (int(i)+1)*nf]
-			var pred float32
-			for _, x := range feat {
-				pred += st.w[x]
-			}
-			e := pred - float32(trainSet[i].Score)
-			sse += float64(e * e)
-			for _, j := range feat {
-				g := e + l2*st.w[j]
-				st.m[j] = b1*st.m[j] + (1-b1)*g
-				st.v[j] = b2*st.v[j] + (1-b2)*g*g
-				st.w[j] -= lr * st.m[j] / (float32(math.Sqrt(float64(st.v[j]))) + eps)
+			slices.Sort(order)
+			rng := rand.New(rand.NewPCG(f.Seed, uint64(st.epoch)<<8|uint64(ph)))
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, i := range order {
+				feat := feats[int(i)*nf : (int(i)+1)*nf]
+				var pred float32
+				for _, x := range feat {
+					pred += wmv[3*x]
+				}
+				e := pred - float32(trainSet[i].Score)
+				sse += float64(e * e)
+				for _, x := range feat {
+					j := 3 * int(x)
+					wj := wmv[j : j+3 : j+3]
+					g := e + l2*wj[0]
+					wj[1] = b1*wj[1] + (1-b1)*g
+					wj[2] = b2*wj[2] + (1-b2)*g*g
+					wj[0] -= lr * wj[1] / (float32(math.Sqrt(float64(wj[2]))) + eps)
+				}
 			}
 		}
 		done := st.epoch + 1 - startEpoch
 		el := time.Since(start)
 		eta := time.Duration(float64(el) / float64(done) * float64(f.Epochs-st.epoch-1))
 		log.Info("fit epoch done", "mode", f.Mode, "epoch", st.epoch+1, "of", f.Epochs, "lr", lr,
-			"train_rmse", math.Sqrt(sse/float64(max(1, len(order)))), "elapsed", el.Round(time.Second), "eta", eta.Round(time.Second))
+			"train_rmse", math.Sqrt(sse/float64(max(1, len(trainSet)))), "elapsed", el.Round(time.Second), "eta", eta.Round(time.Second))
+		for i := range st.w {
+			st.w[i], st.m[i], st.v[i] = wmv[3*i], wmv[3*i+1], wmv[3*i+2]
+		}
 		if f.Checkpoint != "" {
 			st.epoch++
 			err := st.save(f.Checkpoint)
@@ -122,6 +133,9 @@ func (f *Fit) Run(ctx context.Context, trainSet, valid []Record) (*eval.Weights,
 				return nil, nil, err
 			}
 		}
+	}
+	for i := range st.w {
+		st.w[i] = wmv[3*i]
 	}
 	w, err := l.Quantize(f.Mode, st.w)
 	if err != nil {
