@@ -61,3 +61,27 @@ func BenchmarkPattern10(b *testing.B) {
 	}
 	benchEval10(b, othello.Grand, e)
 }
+
+// BenchmarkPattern10Local evaluates positions of one phase only, as a
+// search does (neighbouring nodes share most table entries).
+func BenchmarkPattern10Local(b *testing.B) {
+	e, err := NewPattern(randomWeights(b, othello.Grand, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps, os := benchPositions(othello.Grand)
+	l := e.layout
+	var lp, lo []othello.Bits
+	for i := range ps {
+		if l.Phase(l.playable-ps[i].Or(os[i]).Count()) == 3 {
+			lp, lo = append(lp, ps[i]), append(lo, os[i])
+		}
+	}
+	lp, lo = lp[:16], lo[:16]
+	b.ResetTimer()
+	s := 0
+	for i := 0; i < b.N; i++ {
+		s += e.Score10(lp[i&15], lo[i&15])
+	}
+	_ = s
+}

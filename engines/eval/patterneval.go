@@ -18,6 +18,7 @@ type Pattern struct {
 	sq8    [][]uint8 // instance squares (10×10)
 	class  []int     // per instance: offset of its class in a phase (10×10)
 	fast   *fast8
+	fast10 *fast10
 	limit  int // scores stay inside ±limit
 }
 
@@ -35,6 +36,8 @@ func NewPattern(w *Weights) (*Pattern, error) {
 	e := &Pattern{mode: w.Mode, layout: l, w: w.W, limit: (l.playable - 1) * Disc}
 	if l.size == 8 {
 		e.fast = newFast8(l)
+	} else {
+		e.fast10 = newFast10(l)
 	}
 	for _, in := range l.instances {
 		e.sq8 = append(e.sq8, in.squares)
@@ -62,8 +65,6 @@ func (e *Pattern) Score10(p, o othello.Bits) int {
 	empties := l.playable - p.Or(o).Count()
 	w := e.w[l.Phase(empties)*l.perPhase:]
 	s := int(w[l.extra+capRange])
-	for i, sqs := range e.sq8 {
-		s += int(w[e.class[i]+instanceIndex(sqs, p, o)])
-	}
+	s += e.fast10.score(w, p, o)
 	return max(-e.limit, min(e.limit, s))
 }
