@@ -20,7 +20,7 @@ import (
 type engineFlags struct {
 	threads, hashMB int
 	verbose         bool
-	eval            string
+	eval, weights   string
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -28,6 +28,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.hashMB, "hash", 64, "transposition table size in MiB")
 	fs.BoolVar(&f.verbose, "v", false, "log each search on stderr")
 	fs.StringVar(&f.eval, "eval", eval.NamePattern, "evaluation: pattern (trained) or baseline (hand-made)")
+	fs.StringVar(&f.weights, "weights", "", "pattern weights `FILE` for its mode, instead of -eval (other modes: baseline)")
 }
 
 // engine builds the engine the flags ask for; it fails when the
@@ -39,6 +40,9 @@ func (f *engineFlags) engine(stderr io.Writer) (*search.Engine, error) {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ev, err := eval.ByName(f.eval)
+	if f.weights != "" {
+		ev, err = loadEvals(f.weights)
+	}
 	if err != nil {
 		return nil, err
 	}
