@@ -24,6 +24,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"selfplay": runTrainSelfPlay,
 		"wthor":    runTrainWthor,
 		"fit":      runTrainFit,
+		"validate": runTrainValidate,
 	}
 	if len(args) == 0 || subs[args[0]] == nil {
 		names := make([]string, 0, len(subs))
@@ -265,6 +266,12 @@ func runTrainFit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %d training, %d validation positions; weights %s (%d bytes)\n", mode, len(trainSet), len(valid), *out, len(data))
+	printLoss(stdout, loss)
+	return 0
+}
+
+// printLoss prints the validation loss per phase and over all phases.
+func printLoss(stdout io.Writer, loss []train.PhaseLoss) {
 	fmt.Fprintln(stdout, "phase  positions  rmse  zero-rmse (discs, validation)")
 	var se, sz float64
 	var n int
@@ -277,5 +284,45 @@ func runTrainFit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if n > 0 {
 		fmt.Fprintf(stdout, "  all %10d %5.2f %6.2f\n", n, math.Sqrt(se/float64(n)), math.Sqrt(sz/float64(n)))
 	}
+}
+
+// runTrainValidate prints the loss of a weights file on data files.
+func runTrainValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	wfile := fs.String("weights", "", "weights `FILE`")
+	list := fs.String("data", "", "comma-separated `GLOBS` of data files")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	data, err := os.ReadFile(*wfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine train validate: %v\n", err)
+		return 1
+	}
+	var w eval.Weights
+	if err := w.UnmarshalBinary(data); err != nil {
+		fmt.Fprintf(stderr, "flipengine train validate: %s: %v\n", *wfile, err)
+		return 1
+	}
+	files, err := globs(*list)
+	if err != nil || len(files) == 0 {
+		fmt.Fprintf(stderr, "flipengine train validate: no data files (%v)\n", err)
+		return 2
+	}
+	var recs []train.Record
+	for _, name := range files {
+		if recs, err = train.ReadDataFile(name, w.Mode, recs); err != nil {
+			fmt.Fprintf(stderr, "flipengine train validate: %v\n", err)
+			return 1
+		}
+	}
+	loss, err := train.Validate(&w, recs)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine train validate: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %s on %d positions of %d files\n", w.Mode, *wfile, len(recs), len(files))
+	printLoss(stdout, loss)
 	return 0
 }

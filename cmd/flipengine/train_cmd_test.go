@@ -43,6 +43,11 @@ func TestTrainPipeline(t *testing.T) {
 	require.NoError(t, w.UnmarshalBinary(data))
 	assert.Equal(t, othello.Anti, w.Mode)
 
+	out.Reset()
+	code = run([]string{"train", "validate", "-weights", wfile, "-data", filepath.Join(dir, "*.fbpd")}, nil, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	assert.Contains(t, out.String(), "zero-rmse")
+
 	// The data of one mode does not fit another.
 	code = run([]string{"train", "fit", "-mode", "std", "-train", filepath.Join(dir, "*.fbpd"), "-out", wfile}, nil, &out, &errb)
 	assert.Equal(t, 1, code)
