@@ -157,8 +157,11 @@ func TestPatternSymmetricPositionsScoreAlike(t *testing.T) {
 			require.NoError(t, err)
 			r := rand.New(rand.NewPCG(5, uint64(m)))
 			n := m.Size()
-			checked := 0
-			for g := 0; g < 4; g++ {
+			checked, games := 0, 4
+			if testing.Short() {
+				games = 2
+			}
+			for g := 0; g < games; g++ {
 				for _, pos := range randomGame(m, r) {
 					p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
 					pl, ol := 60-pos.Placed.Of(pos.Turn), 50-pos.Placed.Of(pos.Turn.Opponent())
@@ -170,7 +173,7 @@ func TestPatternSymmetricPositionsScoreAlike(t *testing.T) {
 					checked++
 				}
 			}
-			assert.Greater(t, checked, 100)
+			assert.Greater(t, checked, 50)
 		})
 	}
 }
