@@ -31,6 +31,7 @@ func TestParseBotDefaults(t *testing.T) {
 	assert.Equal(t, "builtin", b.EngineKind())
 	assert.False(t, b.Token.IsZero())
 	assert.Zero(t, b.MaxRuntime)
+	assert.Equal(t, "pattern", b.Eval)
 }
 
 func TestParseBotOfficialFlags(t *testing.T) {
@@ -38,7 +39,7 @@ func TestParseBotOfficialFlags(t *testing.T) {
 		"--engine-name", "Mine", "--cpu-name=Apple M4", "--once-match", "-45", "--max-runtime", "60",
 		"--no-stream", "--api", "http://127.0.0.1:8080/flipsight/bot_match_api.php",
 		"--stream-url", "http://127.0.0.1:8080/flipsight_api/bot-stream",
-		"--threads", "2", "--hash-mb", "32", "--max-matches", "3", "--log-format", "json"}
+		"--threads", "2", "--hash-mb", "32", "--max-matches", "3", "--log-format", "json", "--eval", "baseline"}
 	b, err := ParseBot(args, env("fsbm_x"), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "python3 my_adapter.py", b.Engine)
@@ -53,6 +54,7 @@ func TestParseBotOfficialFlags(t *testing.T) {
 	assert.Equal(t, 32, b.HashMB)
 	assert.Equal(t, 3, b.MaxMatches)
 	assert.Equal(t, LogJSON, b.LogFormat)
+	assert.Equal(t, "baseline", b.Eval)
 }
 
 func TestParseBotErrors(t *testing.T) {
@@ -69,6 +71,7 @@ func TestParseBotErrors(t *testing.T) {
 		{"long engine name", []string{"--engine-name", strings.Repeat("x", 121)}, "120"},
 		{"max matches 0", []string{"--max-matches", "0"}, "max-matches"},
 		{"log format", []string{"--log-format", "xml"}, "log-format"},
+		{"eval", []string{"--eval", "magic"}, "--eval must be pattern or baseline"},
 		{"http api off loopback", []string{"--api", "http://othelloclub.com/x"}, "refused"},
 		{"stream on other host", []string{"--stream-url", "https://evil.example/s"}, "refused"},
 		{"positional", []string{"extra"}, "unexpected"},

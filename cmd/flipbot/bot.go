@@ -17,6 +17,7 @@ import (
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/external"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
@@ -152,7 +153,11 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 		return bot.EngineFactory{}, err
 	}
 	if kind == external.None {
-		eng := search.New(search.Options{Threads: cfg.Threads, HashMB: cfg.HashMB})
+		ev, err := eval.ByName(cfg.Eval)
+		if err != nil {
+			return bot.EngineFactory{}, fmt.Errorf("--eval: %w", err)
+		}
+		eng := search.New(search.Options{Threads: cfg.Threads, HashMB: cfg.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10})
 		name := cfg.EngineName
 		if name == "" {
 			name = eng.Name()

@@ -29,7 +29,11 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	eng := ef.engine(stderr)
+	eng, err := ef.engine(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine bench: %v\n", err)
+		return 1
+	}
 	defer eng.Close()
 	var nodes uint64
 	var spent time.Duration

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
 )
@@ -19,21 +20,33 @@ import (
 type engineFlags struct {
 	threads, hashMB int
 	verbose         bool
+	eval, weights   string
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.threads, "threads", 0, "search threads (default: the number of cores)")
 	fs.IntVar(&f.hashMB, "hash", 64, "transposition table size in MiB")
 	fs.BoolVar(&f.verbose, "v", false, "log each search on stderr")
+	fs.StringVar(&f.eval, "eval", eval.NamePattern, "evaluation: pattern (trained) or baseline (hand-made)")
+	fs.StringVar(&f.weights, "weights", "", "pattern weights `FILE` for its mode, instead of -eval (other modes: baseline)")
 }
 
-func (f *engineFlags) engine(stderr io.Writer) *search.Engine {
+// engine builds the engine the flags ask for; it fails when the
+// evaluation's weights do not load.
+func (f *engineFlags) engine(stderr io.Writer) (*search.Engine, error) {
 	level := slog.LevelInfo
 	if f.verbose {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	return search.New(search.Options{Threads: f.threads, HashMB: f.hashMB, Logger: log})
+	ev, err := eval.ByName(f.eval)
+	if f.weights != "" {
+		ev, err = loadEvals(f.weights)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return search.New(search.Options{Threads: f.threads, HashMB: f.hashMB, Logger: log, Eval8: ev.Eval8, Eval10: ev.Eval10}), nil
 }
 
 // runEngine speaks the connector's --engine protocol: one JSON request per
@@ -49,7 +62,11 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	eng := ef.engine(stderr)
+	eng, err := ef.engine(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine engine: %v\n", err)
+		return 1
+	}
 	defer eng.Close()
 	lr := newLineReader(stdin)
 	for {

@@ -25,13 +25,15 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft":   runPerft,
-		"legal":   runLegal,
-		"engine":  runEngine,
-		"nboard":  runNBoard,
-		"solve":   runSolve,
-		"bench":   runBench,
-		"probcut": runProbCut,
+		"perft":    runPerft,
+		"legal":    runLegal,
+		"engine":   runEngine,
+		"nboard":   runNBoard,
+		"solve":    runSolve,
+		"bench":    runBench,
+		"probcut":  runProbCut,
+		"train":    runTrain,
+		"moveloss": runMoveLoss,
 	}
 }
 

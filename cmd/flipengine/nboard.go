@@ -30,7 +30,12 @@ func runNBoard(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	s := &nboardServer{eng: ef.engine(stderr), out: stdout, errOut: stderr, depth: 12, pos: othello.New(othello.Std)}
+	eng, err := ef.engine(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine nboard: %v\n", err)
+		return 1
+	}
+	s := &nboardServer{eng: eng, out: stdout, errOut: stderr, depth: 12, pos: othello.New(othello.Std)}
 	defer s.eng.Close()
 	defer s.stopSearch()
 	lr := newLineReader(stdin)

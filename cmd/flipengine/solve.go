@@ -64,7 +64,11 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flipengine solve: %v\n", err)
 		return 1
 	}
-	eng := ef.engine(stderr)
+	eng, err := ef.engine(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine solve: %v\n", err)
+		return 1
+	}
 	defer eng.Close()
 	enc := json.NewEncoder(stdout)
 	var totalNodes uint64

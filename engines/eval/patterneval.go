@@ -1,0 +1,70 @@
+package eval
+
+import (
+	"fmt"
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// Pattern is a trained pattern evaluation of one mode: the sum of one
+// weight per pattern instance (and, in reversi, the cap term) of the
+// position's phase. It implements [Evaluator8] or [Evaluator10] by the
+// mode's size and is safe for concurrent use.
+type Pattern struct {
+	mode   othello.Mode
+	layout *Layout
+	w      []int16
+	sq8    [][]uint8 // instance squares (10×10)
+	class  []int     // per instance: offset of its class in a phase (10×10)
+	fast   *fast8
+	fast10 *fast10
+	limit  int // scores stay inside ±limit
+}
+
+var (
+	_ Evaluator8  = (*Pattern)(nil)
+	_ Evaluator10 = (*Pattern)(nil)
+)
+
+// NewPattern returns the evaluation given by w.
+func NewPattern(w *Weights) (*Pattern, error) {
+	l := LayoutFor(w.Mode)
+	if len(w.W) != l.phases*l.perPhase {
+		return nil, fmt.Errorf("pattern evaluation of %s: %d weights, the layout has %d", w.Mode, len(w.W), l.phases*l.perPhase)
+	}
+	e := &Pattern{mode: w.Mode, layout: l, w: w.W, limit: (l.playable - 1) * Disc}
+	if l.size == 8 {
+		e.fast = newFast8(l)
+	} else {
+		e.fast10 = newFast10(l)
+	}
+	for _, in := range l.instances {
+		e.sq8 = append(e.sq8, in.squares)
+		e.class = append(e.class, l.offset[in.class])
+	}
+	return e, nil
+}
+
+// Mode is the mode the weights were trained for.
+func (e *Pattern) Mode() othello.Mode { return e.mode }
+
+// Score8 implements [Evaluator8].
+func (e *Pattern) Score8(p, o uint64, pLeft, oLeft int) int {
+	l := e.layout
+	empties := 64 - bits.OnesCount64(p|o)
+	w := e.w[l.Phase(empties)*l.perPhase:]
+	s := int(w[l.extra+capFeature(empties, pLeft, oLeft)])
+	s += e.fast.score(w, p, o)
+	return max(-e.limit, min(e.limit, s))
+}
+
+// Score10 implements [Evaluator10].
+func (e *Pattern) Score10(p, o othello.Bits) int {
+	l := e.layout
+	empties := l.playable - p.Or(o).Count()
+	w := e.w[l.Phase(empties)*l.perPhase:]
+	s := int(w[l.extra+capRange])
+	s += e.fast10.score(w, p, o)
+	return max(-e.limit, min(e.limit, s))
+}

@@ -1,0 +1,106 @@
+package eval
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// Set holds one evaluation per mode, in the shape search.Options takes
+// (Set.Eval8 and Set.Eval10 are its Eval8 and Eval10).
+type Set struct {
+	e8  [5]Evaluator8
+	e10 [5]Evaluator10
+}
+
+// BaselineSet returns the hand-made evaluations of every mode.
+func BaselineSet() *Set {
+	s := &Set{}
+	for _, m := range othello.AllModes() {
+		if m.Size() == 10 {
+			s.e10[m] = Baseline10(m)
+		} else {
+			s.e8[m] = Baseline8(m)
+		}
+	}
+	return s
+}
+
+// Replace makes p the evaluation of its mode.
+func (s *Set) Replace(p *Pattern) {
+	if p.mode.Size() == 10 {
+		s.e10[p.mode] = p
+	} else {
+		s.e8[p.mode] = p
+	}
+}
+
+// Eval8 returns the evaluation of an 8×8 mode.
+func (s *Set) Eval8(m othello.Mode) Evaluator8 { return s.e8[m] }
+
+// Eval10 returns the evaluation of a 10×10 mode.
+func (s *Set) Eval10(m othello.Mode) Evaluator10 { return s.e10[m] }
+
+//go:embed weights
+var embedded embed.FS
+
+// WeightsFile is the name of a mode's file among the embedded weights.
+func WeightsFile(m othello.Mode) string { return m.String() + ".fbpw" }
+
+// Embedded loads the trained weights built into the binary, one file per
+// mode, and returns their evaluations. Call it once at start-up: it
+// decompresses and checks every file (a few MB of tables in all). A missing
+// or corrupt file is an error.
+func Embedded() (*Set, error) {
+	return loadSet(embedded, "weights")
+}
+
+func loadSet(fsys fs.FS, dir string) (*Set, error) {
+	s := &Set{}
+	for _, m := range othello.AllModes() {
+		name := dir + "/" + WeightsFile(m)
+		data, err := fs.ReadFile(fsys, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("embedded weights: no %s in this build", name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("embedded weights: %w", err)
+		}
+		var w Weights
+		if err := w.UnmarshalBinary(data); err != nil {
+			return nil, fmt.Errorf("embedded weights %s: %w", name, err)
+		}
+		if w.Mode != m {
+			return nil, fmt.Errorf("embedded weights %s: %w: holds %s weights", name, ErrCorrupt, w.Mode)
+		}
+		p, err := NewPattern(&w)
+		if err != nil {
+			return nil, fmt.Errorf("embedded weights %s: %w", name, err)
+		}
+		s.Replace(p)
+	}
+	return s, nil
+}
+
+// Names of the evaluations a command line may choose (-eval).
+const (
+	// NamePattern is the trained pattern evaluation (the default).
+	NamePattern = "pattern"
+	// NameBaseline is the hand-made evaluation.
+	NameBaseline = "baseline"
+)
+
+// ByName returns the evaluations called name: [NamePattern] (the embedded
+// weights, loaded and checked now) or [NameBaseline].
+func ByName(name string) (*Set, error) {
+	switch name {
+	case NamePattern, "":
+		return Embedded()
+	case NameBaseline:
+		return BaselineSet(), nil
+	}
+	return nil, fmt.Errorf("unknown evaluation %q (want %s or %s)", name, NamePattern, NameBaseline)
+}
