@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/engines"
+	ggfrec "flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
@@ -160,7 +161,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	} else if ok {
 		return engines.Result{Move: m, Elapsed: time.Since(start)}, nil
 	}
-	ggf, err := FormatGGF(pos, nil)
+	ggf, err := ggfrec.Format(ggfrec.Game{Start: pos})
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 	}
