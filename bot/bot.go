@@ -35,6 +35,10 @@ type Bot struct {
 	status   Status
 
 	tasks sync.WaitGroup
+	// recording counts the Records.Add calls in flight; recordMu keeps
+	// them one at a time.
+	recording sync.WaitGroup
+	recordMu  sync.Mutex
 	// abort ends the move tasks' network calls and retries: when the drain
 	// takes too long, or the token was rejected.
 	abort     context.Context
@@ -171,6 +175,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	stopStream()
 	streamWG.Wait()
 	b.eng.closeAll()
+	b.recording.Wait()
 	if b.fatal != nil {
 		b.setState(StateTokenRejected)
 	} else {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
@@ -100,6 +101,14 @@ func (b *Bot) onTask(msg taskMsg) {
 		}
 		if msg.sent != nil {
 			ls.lastSearch = *msg.sent
+			if ls.searches == nil {
+				ls.searches = map[int]record.Search{}
+			}
+			sr := record.Search{Source: msg.sent.Source, Depth: msg.sent.Depth, Exact: msg.sent.Exact}
+			if sr.Source == "engine" && (sr.Depth > 0 || sr.Exact) {
+				sr.Score, sr.HasScore = msg.sent.Score, true
+			}
+			ls.searches[msg.sent.Ply] = sr
 		}
 	}
 	if msg.fatal != nil {
@@ -276,8 +285,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				"exact", c.res.Exact, "score", c.res.Score, "engine_ms", c.res.Elapsed.Milliseconds(),
 				"total_ms", b.clock.Now().Sub(start).Milliseconds(),
 				"remaining_ms", deadline.Sub(b.clock.Now()).Milliseconds())
-			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Source: c.source, Depth: c.res.Depth,
-				Exact: c.res.Exact, Score: c.res.Score, Elapsed: b.clock.Now().Sub(j.arrived)}}
+			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Ply: len(j.leg.History), Source: c.source,
+				Depth: c.res.Depth, Exact: c.res.Exact, Score: c.res.Score,
+				ElapsedMS: b.clock.Now().Sub(j.arrived).Milliseconds()}}
 		}
 		switch {
 		case flipsight.IsAuth(err):
