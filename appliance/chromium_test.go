@@ -3,6 +3,7 @@ package appliance
 import (
 	"bytes"
 	"context"
+	"flipbot.dev/flipbot/bot"
 	"image"
 	"image/png"
 	"net/url"
@@ -131,12 +132,12 @@ func TestPagesInChromium(t *testing.T) {
 	t.Run("status page in a game", func(t *testing.T) {
 		e := startEnv(t, named, func(c *Config, a *app) {
 			require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-			a.cfg.Player.(*fakePlayer).setReport(BotReport{Online: true,
+			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
 				Bot:     BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
 				Matches: []Match{testMatch(), octagonMatch()},
 				Results: []Result{
-					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", MyDiscs: 71, OppDiscs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
-					{MatchID: 37, Mode: "anti", Opponent: "Zebra", Outcome: "loss", MyDiscs: 70, OppDiscs: 58, Reason: "discs", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
+					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
+					{MatchID: 37, Mode: "anti", Opponent: "Zebra", Outcome: "loss", Mine: 70, Theirs: 58, Reason: "discs", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
 				}})
 		})
 		e.player.waitStart(t)
@@ -178,7 +179,7 @@ func octagonMatch() Match {
 		board[c] = 1 + i%2
 	}
 	return Match{ID: 43, Mode: "octagon", Opponent: "Tenten", Ranked: true, Status: "running", Legs: []Leg{
-		{Index: 0, Size: 10, Board: board, Blocked: blocked, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{57000, 59000}, Discs: [2]int{4, 4}, LastMove: 46},
-		{Index: 1, Size: 10, Board: board, Blocked: blocked, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{55500, 60000}, Discs: [2]int{4, 4}, LastMove: -1},
+		{Leg: 0, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{57000, 59000}, Discs: [2]int{4, 4}, LastMove: 46},
+		{Leg: 1, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{55500, 60000}, Discs: [2]int{4, 4}, LastMove: -1},
 	}}
 }

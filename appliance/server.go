@@ -50,7 +50,7 @@ func parseTemplates() (*template.Template, error) {
 
 // boardCells returns the CSS classes of a leg's squares, a1 first.
 func boardCells(l Leg) []string {
-	n := l.Size * l.Size
+	n := l.BoardSize * l.BoardSize
 	out := make([]string, n)
 	blocked := map[int]bool{}
 	for _, b := range l.Blocked {
