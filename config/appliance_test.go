@@ -51,7 +51,6 @@ func TestParseApplianceOnAPC(t *testing.T) {
 	assert.Equal(t, "/g", a.GamesDir)
 }
 
-
 func TestParseApplianceErrors(t *testing.T) {
 	def := ApplianceDefaults{Port: 8080}
 	home := envOf(map[string]string{HomeEnv: "/h"})
