@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/engines/othello"
 	"image"
 	"image/png"
 	"net/url"
@@ -170,6 +171,27 @@ func TestPagesInChromium(t *testing.T) {
 		dom := shoot(t, bin, e.base+"/", "storage-missing.png", 1000, 1100)
 		assert.Contains(t, dom, "read-only")
 	})
+}
+
+func TestGamesPagesInChromium(t *testing.T) {
+	bin := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("-short: the games pages are shot without -short")
+	}
+	named := func(c *Config, a *app) { c.Hostname, a.permLabel = "flipbot", "/perm" }
+	oct := sampleGame(t, othello.Octagon, 2, 41, "Tenten")
+	std := sampleGame(t, othello.Std, 1, 40, "Edax")
+	e := provisioned(t, named, withGames(t, std, oct))
+	dom := shoot(t, bin, e.base+"/games", "games.png", 1000, 700)
+	assert.Contains(t, dom, "Tenten")
+	assert.Contains(t, dom, "/games/"+std.ID)
+	dom = shoot(t, bin, e.base+"/games/"+oct.ID, "replay.png", 1000, 900)
+	frames := strings.Count(dom, `class="frame"`)
+	assert.Equal(t, len(oct.Moves)+1, frames)
+	assert.Equal(t, frames-1, strings.Count(dom, `class="frame" data-ply`)-strings.Count(dom, `class="frame" data-ply="0"`),
+		"every frame is in the page")
+	assert.Contains(t, dom, "move 0 of", "replay.js ran (scripts allowed by the CSP) and shows one frame")
+	assert.Equal(t, frames-1, strings.Count(dom, `hidden=""`), "all frames but one hidden by replay.js")
 }
 
 func octagonMatch() Match {

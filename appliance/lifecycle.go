@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"flipbot.dev/flipbot/bot/record"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -88,6 +90,9 @@ type Config struct {
 	Drain time.Duration
 	// AddressRefresh is how often the page addresses are re-read (10 s when 0).
 	AddressRefresh time.Duration
+	// Games keeps the game records shown on the games pages (nil: none).
+	// Its cap follows the settings.
+	Games *record.Store
 	// OnServing, when set, is called with the page URLs after each change
 	// of the bound addresses (used by tests to find the server).
 	OnServing func(urls []string)
@@ -296,6 +301,9 @@ func (a *app) startup() {
 	a.mu.Lock()
 	a.settings = s
 	a.mu.Unlock()
+	if a.cfg.Games != nil {
+		a.cfg.Games.SetCap(int64(s.GamesMB) << 20)
+	}
 	host := a.cfg.Hostname
 	if host == "" {
 		host, _ = os.Hostname()
@@ -333,7 +341,12 @@ func (a *app) refreshFacts() {
 	addrs := interfaceAddrs()
 	free := freeBytes(a.cfg.Perm)
 	up := systemUptime()
+	var games record.StoreStatus
+	if a.cfg.Games != nil {
+		games = a.cfg.Games.Status()
+	}
 	a.hub.Update(func(st *Status) {
+		st.Games = games
 		st.Device.Addresses = addrs
 		if st.Storage.OK {
 			st.Storage.FreeBytes = free

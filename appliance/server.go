@@ -40,6 +40,9 @@ func parseTemplates() (*template.Template, error) {
 		"bytes":     formatBytes,
 		"uptime":    formatUptime,
 		"when":      func(t time.Time) string { return t.Format("2006-01-02 15:04") },
+		"list":      func(s ...string) []string { return s },
+		"minus1":    func(n int) int { return n - 1 },
+		"deref":     func(f *float64) float64 { return *f },
 	}
 	t, err := template.New("pages").Funcs(funcs).ParseFS(webFS, "web/*.html")
 	if err != nil {
@@ -151,6 +154,7 @@ func (a *app) handler() http.Handler {
 	mux.HandleFunc("POST /token", a.admin(a.serveTokenPost))
 	mux.HandleFunc("GET /settings", a.admin(a.serveSettingsPage))
 	mux.HandleFunc("POST /settings", a.admin(a.serveSettingsPost))
+	a.gameRoutes(mux)
 	// Cross-origin POSTs are refused before any handler (Sec-Fetch-Site /
 	// Origin), on top of the per-form CSRF tokens.
 	cop := http.NewCrossOriginProtection()
