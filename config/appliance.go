@@ -32,7 +32,7 @@ type Appliance struct {
 	Dir string
 	// Perm is the file system shown on the status page (-perm).
 	Perm string
-	// Port of the setup and status pages (-port).
+	// Port of the setup and status pages (-port; -1 picks a free one).
 	Port int
 	// PasswordFile is the admin password file (-password-file; "" = the
 	// defaults).
@@ -86,7 +86,7 @@ func ParseAppliance(args []string, def ApplianceDefaults, getenv func(string) st
 	if a.Dir == "" {
 		return Appliance{}, fmt.Errorf("no -dir and no $%s", HomeEnv)
 	}
-	if a.Port < 0 || a.Port > 65535 {
+	if a.Port < -1 || a.Port > 65535 { // -1: any free port (tests)
 		return Appliance{}, fmt.Errorf("-port %d is not a port", a.Port)
 	}
 	if a.Drain < 0 {

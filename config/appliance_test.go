@@ -54,7 +54,7 @@ func TestParseApplianceOnAPC(t *testing.T) {
 func TestParseApplianceErrors(t *testing.T) {
 	def := ApplianceDefaults{Port: 8080}
 	home := envOf(map[string]string{HomeEnv: "/h"})
-	for _, args := range [][]string{{"extra"}, {"-port", "70000"}, {"-drain", "-1s"}, {"-api", "ftp://x"}, {"-nope"}} {
+	for _, args := range [][]string{{"extra"}, {"-port", "70000"}, {"-port", "-2"}, {"-drain", "-1s"}, {"-api", "ftp://x"}, {"-nope"}} {
 		_, err := ParseAppliance(args, def, home, io.Discard)
 		assert.Error(t, err, "%v", args)
 	}
