@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/flipsight"
 )
 
@@ -39,6 +40,10 @@ type Bot struct {
 	// them one at a time.
 	recording sync.WaitGroup
 	recordMu  sync.Mutex
+	// searchMu guards searches: how the bot's moves were found, by leg and
+	// history index, noted by the move tasks for the records.
+	searchMu sync.Mutex
+	searches map[legKey]map[int]record.Search
 	// abort ends the move tasks' network calls and retries: when the drain
 	// takes too long, or the token was rejected.
 	abort     context.Context
@@ -122,6 +127,7 @@ func New(opts Options) (*Bot, error) {
 		matches:    map[int64]*match{},
 		rejected:   map[int64]bool{},
 		ended:      map[int64]bool{},
+		searches:   map[legKey]map[int]record.Search{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())

@@ -101,14 +101,6 @@ func (b *Bot) onTask(msg taskMsg) {
 		}
 		if msg.sent != nil {
 			ls.lastSearch = *msg.sent
-			if ls.searches == nil {
-				ls.searches = map[int]record.Search{}
-			}
-			sr := record.Search{Source: msg.sent.Source, Depth: msg.sent.Depth, Exact: msg.sent.Exact}
-			if sr.Source == "engine" && (sr.Depth > 0 || sr.Exact) {
-				sr.Score, sr.HasScore = msg.sent.Score, true
-			}
-			ls.searches[msg.sent.Ply] = sr
 		}
 	}
 	if msg.fatal != nil {
@@ -273,6 +265,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		if b.abort.Err() != nil {
 			return taskMsg{}
 		}
+		// Noted before the move goes out: the match may end (and be
+		// recorded) before this task reports back.
+		b.noteSearch(j.key, len(j.leg.History), c)
 		// A short attempt: a lost answer is recovered by the re-poll and
 		// resend below, which beats waiting out a dead connection.
 		timeout := min(5*time.Second, max(time.Second, deadline.Sub(b.clock.Now())/4))
@@ -356,4 +351,31 @@ func (b *Bot) refresh(key legKey, rev int64, deadline time.Time) bool {
 	case <-b.abort.Done():
 		return false
 	}
+}
+
+// noteSearch keeps how the move at history index ply was found, for the
+// record (task goroutine).
+func (b *Bot) noteSearch(key legKey, ply int, c choice) {
+	if b.opts.Records == nil {
+		return
+	}
+	sr := record.Search{Source: c.source, Depth: c.res.Depth, Exact: c.res.Exact}
+	if sr.Source == "engine" && (sr.Depth > 0 || sr.Exact) {
+		sr.Score, sr.HasScore = c.res.Score, true
+	}
+	b.searchMu.Lock()
+	defer b.searchMu.Unlock()
+	if b.searches[key] == nil {
+		b.searches[key] = map[int]record.Search{}
+	}
+	b.searches[key][ply] = sr
+}
+
+// takeSearches returns and forgets the searches noted for key (loop).
+func (b *Bot) takeSearches(key legKey) map[int]record.Search {
+	b.searchMu.Lock()
+	defer b.searchMu.Unlock()
+	s := b.searches[key]
+	delete(b.searches, key)
+	return s
 }

@@ -53,9 +53,6 @@ type legState struct {
 	started    int64
 	task       *moveTask
 	lastSearch Search
-	// searches are the bot's moves in this leg by their history index,
-	// for the record.
-	searches map[int]record.Search
 	// start is the leg's board seen before any move (nil when first seen
 	// later).
 	start *flipsight.Leg
@@ -335,6 +332,9 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 		b.log.Info("match finished", "match", m.id, "mode", res.Mode, "opponent", res.Opponent,
 			"outcome", res.Outcome, "mine", res.Mine, "theirs", res.Theirs, "reason", res.Reason)
 	}
+	for i := range max(2, len(m.legs)) {
+		b.takeSearches(legKey{m.id, i}) // forget what was not recorded
+	}
 	if b.opts.OnceMatch != 0 && m.id == b.opts.OnceMatch {
 		b.onceDone = true
 	}
@@ -474,7 +474,7 @@ func (b *Bot) recordLegs(m *match, obj flipsight.Match, outcome string) []string
 		}
 		in := record.LegInput{Source: record.SourceFlipSight, Match: obj, Leg: i, View: view,
 			Names: names, IDs: [2]int64{obj.BotA, obj.BotB}, Me: m.participant,
-			Searches: ls.searches, MatchResult: outcome, Ended: b.clock.Now()}
+			Searches: b.takeSearches(legKey{m.id, i}), MatchResult: outcome, Ended: b.clock.Now()}
 		if ls.start != nil {
 			in.StartBoard, in.StartTurn, in.StartPlaced = ls.start.Board, ls.start.Turn, ls.start.Placed
 		}
