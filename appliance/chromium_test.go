@@ -3,6 +3,8 @@ package appliance
 import (
 	"bytes"
 	"context"
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/engines/othello"
 	"image"
 	"image/png"
 	"net/url"
@@ -131,12 +133,12 @@ func TestPagesInChromium(t *testing.T) {
 	t.Run("status page in a game", func(t *testing.T) {
 		e := startEnv(t, named, func(c *Config, a *app) {
 			require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-			a.cfg.Player.(*fakePlayer).setReport(BotReport{Online: true,
+			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
 				Bot:     BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
 				Matches: []Match{testMatch(), octagonMatch()},
 				Results: []Result{
-					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", MyDiscs: 71, OppDiscs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
-					{MatchID: 37, Mode: "anti", Opponent: "Zebra", Outcome: "loss", MyDiscs: 70, OppDiscs: 58, Reason: "discs", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
+					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
+					{MatchID: 37, Mode: "anti", Opponent: "Zebra", Outcome: "loss", Mine: 70, Theirs: 58, Reason: "discs", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
 				}})
 		})
 		e.player.waitStart(t)
@@ -171,6 +173,27 @@ func TestPagesInChromium(t *testing.T) {
 	})
 }
 
+func TestGamesPagesInChromium(t *testing.T) {
+	bin := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("-short: the games pages are shot without -short")
+	}
+	named := func(c *Config, a *app) { c.Hostname, a.permLabel = "flipbot", "/perm" }
+	oct := sampleGame(t, othello.Octagon, 2, 41, "Tenten")
+	std := sampleGame(t, othello.Std, 1, 40, "Edax")
+	e := provisioned(t, named, withGames(t, std, oct))
+	dom := shoot(t, bin, e.base+"/games", "games.png", 1000, 700)
+	assert.Contains(t, dom, "Tenten")
+	assert.Contains(t, dom, "/games/"+std.ID)
+	dom = shoot(t, bin, e.base+"/games/"+oct.ID, "replay.png", 1000, 900)
+	frames := strings.Count(dom, `class="frame"`)
+	assert.Equal(t, len(oct.Moves)+1, frames)
+	assert.Equal(t, frames-1, strings.Count(dom, `class="frame" data-ply`)-strings.Count(dom, `class="frame" data-ply="0"`),
+		"every frame is in the page")
+	assert.Contains(t, dom, "move 0 of", "replay.js ran (scripts allowed by the CSP) and shows one frame")
+	assert.Equal(t, frames-1, strings.Count(dom, `hidden=""`), "all frames but one hidden by replay.js")
+}
+
 func octagonMatch() Match {
 	board := make([]int, 100)
 	blocked := []int{0, 1, 10, 8, 9, 19, 80, 90, 91, 89, 98, 99}
@@ -178,7 +201,7 @@ func octagonMatch() Match {
 		board[c] = 1 + i%2
 	}
 	return Match{ID: 43, Mode: "octagon", Opponent: "Tenten", Ranked: true, Status: "running", Legs: []Leg{
-		{Index: 0, Size: 10, Board: board, Blocked: blocked, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{57000, 59000}, Discs: [2]int{4, 4}, LastMove: 46},
-		{Index: 1, Size: 10, Board: board, Blocked: blocked, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{55500, 60000}, Discs: [2]int{4, 4}, LastMove: -1},
+		{Leg: 0, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{57000, 59000}, Discs: [2]int{4, 4}, LastMove: 46},
+		{Leg: 1, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{55500, 60000}, Discs: [2]int{4, 4}, LastMove: -1},
 	}}
 }

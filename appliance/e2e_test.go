@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -35,9 +37,11 @@ func TestApplianceAgainstArena(t *testing.T) {
 	go srv.Run(ctx, 50*time.Millisecond)
 	apiURL := ts.URL + arena.APIPath
 
+	gamesDir := t.TempDir()
 	e := startEnv(t, func(c *Config, a *app) {
 		a.checker = FlipSightChecker{APIURL: apiURL}
-		a.runner.player = newBotPlayer(botPlayerConfig{APIURL: apiURL, CPU: "test", Logger: a.log})
+		a.cfg.Games = record.Open(record.Options{Dir: gamesDir})
+		a.runner.player = newBotPlayer(botPlayerConfig{APIURL: apiURL, CPU: "test", Logger: a.log, Records: a.cfg.Games})
 		a.settings.Threads = 1
 	})
 	defer e.stop() // before the arena closes: the bot's stream must end first
@@ -71,4 +75,24 @@ func TestApplianceAgainstArena(t *testing.T) {
 	assert.Contains(t, []string{"win", "loss", "draw"}, st.Results[0].Outcome)
 	t.Logf("result: %+v", st.Results[0])
 	assert.NotContains(t, e.logs.String(), tokA)
+
+	// Both legs are kept; after a restart (a new process reading the same
+	// directory, as after a reboot or gok update) the games page lists
+	// them and replays them move by move.
+	ids := st.Results[0].Games
+	require.Len(t, ids, 2)
+	require.Eventually(t, func() bool { return e.a.cfg.Games.Status().Games == 2 }, 5*time.Second, 20*time.Millisecond)
+	e.stop()
+	e2 := startEnv(t, func(c *Config, a *app) { a.cfg.Games = record.Open(record.Options{Dir: gamesDir}) })
+	code2, _, list := e2.fetch(t, "/games")
+	require.Equal(t, http.StatusOK, code2)
+	for _, id := range ids {
+		assert.Contains(t, list, "/games/"+id)
+		code2, _, page := e2.fetch(t, "/games/"+id)
+		require.Equal(t, http.StatusOK, code2)
+		g, err := e2.a.cfg.Games.Get(id)
+		require.NoError(t, err)
+		assert.Equal(t, len(g.Moves)+1, strings.Count(page, `class="frame"`))
+		assert.NotContains(t, page, "does not replay")
+	}
 }

@@ -8,13 +8,14 @@ import (
 	"syscall"
 
 	"flipbot.dev/flipbot/appliance"
+	"flipbot.dev/flipbot/bot"
 )
 
 // idlePlayer stands in for the bot: it is online until stopped.
 type idlePlayer struct{}
 
-func (idlePlayer) Play(ctx context.Context, token string, s appliance.Settings, report func(appliance.BotReport)) error {
-	report(appliance.BotReport{Online: true, Bot: appliance.BotInfo{Name: "demo"}})
+func (idlePlayer) Play(ctx context.Context, token string, s appliance.Settings, report func(bot.Status)) error {
+	report(bot.Status{State: bot.StateOnline, Bot: appliance.BotInfo{Name: "demo"}})
 	<-ctx.Done()
 	return nil
 }

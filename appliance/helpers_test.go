@@ -3,6 +3,7 @@ package appliance
 import (
 	"bytes"
 	"context"
+	"flipbot.dev/flipbot/bot"
 	"io"
 	"log/slog"
 	"net/http"
@@ -65,7 +66,7 @@ type fakePlayer struct {
 	mu      sync.Mutex
 	tokens  []string
 	sets    []Settings
-	rep     BotReport
+	rep     bot.Status
 	started chan string
 	drain   time.Duration
 	hang    chan struct{} // when set, Play ignores cancellation until closed
@@ -74,10 +75,10 @@ type fakePlayer struct {
 }
 
 func newFakePlayer() *fakePlayer {
-	return &fakePlayer{started: make(chan string, 16), rep: BotReport{Online: true, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
+	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
 }
 
-func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report func(BotReport)) error {
+func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report func(bot.Status)) error {
 	p.mu.Lock()
 	p.tokens = append(p.tokens, tok)
 	p.sets = append(p.sets, s)
@@ -99,7 +100,7 @@ func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report fu
 	return nil
 }
 
-func (p *fakePlayer) setReport(rep BotReport) {
+func (p *fakePlayer) setReport(rep bot.Status) {
 	p.mu.Lock()
 	p.rep = rep
 	p.mu.Unlock()

@@ -90,28 +90,13 @@ func (g *GPIOIndicators) Close() error {
 	return err
 }
 
-// kindToGPIO maps the appliance's states onto the indicators'.
-var kindToGPIO = map[Kind]gpio.Kind{
-	KindStarting:       gpio.Starting,
-	KindWaitingClock:   gpio.WaitingClock,
-	KindSetupNeeded:    gpio.SetupNeeded,
-	KindConnecting:     gpio.Connecting,
-	KindOnlineIdle:     gpio.OnlineIdle,
-	KindInGame:         gpio.InGame,
-	KindTokenRejected:  gpio.TokenRejected,
-	KindNoNetwork:      gpio.NoNetwork,
-	KindStorageMissing: gpio.StorageMissing,
-	// Stopping lasts seconds; the LEDs go dark right after.
-	KindStopping: gpio.Starting,
-}
-
 // ToGPIOStatus converts a Status into what the indicators show: the
 // address to type, the pairing code while setup is needed, the bot, and
 // the first running match's legs from our side. A running clock of ours is
 // given as it stands at now, since the display counts it down from there.
 func ToGPIOStatus(st Status, now time.Time) gpio.Status {
 	g := gpio.Status{
-		Kind:    kindToGPIO[st.Kind],
+		Kind:    st.Kind,
 		BotName: st.Bot.Name,
 		Rating:  int(math.Round(st.Bot.Rating)),
 		Detail:  st.Detail,
@@ -137,8 +122,8 @@ func ToGPIOStatus(st Status, now time.Time) gpio.Status {
 			if l.MyColor == 1 || l.MyColor == 2 {
 				gl.Mine, gl.Theirs = l.Discs[l.MyColor-1], l.Discs[2-l.MyColor]
 				gl.MyClock = time.Duration(l.ClocksMS[l.MyColor-1]) * time.Millisecond
-				if l.MyTurn && !gl.Finished && !l.ClockAt.IsZero() {
-					gl.MyClock = max(0, gl.MyClock-now.Sub(l.ClockAt))
+				if l.MyTurn && !gl.Finished && !l.ClocksAt.IsZero() {
+					gl.MyClock = max(0, gl.MyClock-now.Sub(l.ClocksAt))
 				}
 			}
 			g.Game.Legs = append(g.Game.Legs, gl)

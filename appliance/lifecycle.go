@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"flipbot.dev/flipbot/bot/record"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -91,6 +93,9 @@ type Config struct {
 	// CardToken, when set, is the SD card's boot partition, looked at for
 	// a token file at start (on the device: BootPartition{}).
 	CardToken CardTokenSource
+	// Games keeps the game records shown on the games pages (nil: none).
+	// Its cap follows the settings.
+	Games *record.Store
 	// OnServing, when set, is called with the page URLs after each change
 	// of the bound addresses (used by tests to find the server).
 	OnServing func(urls []string)
@@ -315,6 +320,9 @@ func (a *app) startup() {
 	a.mu.Lock()
 	a.settings = s
 	a.mu.Unlock()
+	if a.cfg.Games != nil {
+		a.cfg.Games.SetCap(int64(s.GamesMB) << 20)
+	}
 	host := a.cfg.Hostname
 	if host == "" {
 		host, _ = os.Hostname()
@@ -352,7 +360,12 @@ func (a *app) refreshFacts() {
 	addrs := interfaceAddrs()
 	free := freeBytes(a.cfg.Perm)
 	up := systemUptime()
+	var games record.StoreStatus
+	if a.cfg.Games != nil {
+		games = a.cfg.Games.Status()
+	}
 	a.hub.Update(func(st *Status) {
+		st.Games = games
 		st.Device.Addresses = addrs
 		if st.Storage.OK {
 			st.Storage.FreeBytes = free

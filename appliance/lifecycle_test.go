@@ -3,6 +3,7 @@ package appliance
 import (
 	"context"
 	"errors"
+	"flipbot.dev/flipbot/bot"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -26,7 +27,7 @@ func TestSIGTERMDrains(t *testing.T) {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
 		p := a.cfg.Player.(*fakePlayer)
 		p.drain = 200 * time.Millisecond // a move in flight
-		p.setReport(BotReport{Online: true, Matches: []Match{testMatch()}})
+		p.setReport(bot.Status{State: bot.StateOnline, Matches: []Match{testMatch()}})
 	})
 	e.player.waitStart(t)
 	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })

@@ -10,7 +10,19 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/config"
 )
+
+// recorder returns s as the bot's recorder, nil when there is none.
+func recorder(s *record.Store) bot.Recorder {
+	if s == nil {
+		return nil
+	}
+	return s
+}
 
 // Main runs `flipbot appliance [flags]` (and plain `flipbot` in a gokrazy
 // build): it reads the flags and environment, builds the real checker,
@@ -22,41 +34,15 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		// A wrong flag is baked into the image: restarting cannot fix it.
 		usageCode = ExitStayStopped
 	}
-	fl := flag.NewFlagSet("flipbot appliance", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	defDir, defPerm := getenv("HOME"), DevicePerm
-	if !OnDevice {
-		defPerm = ""
-		if d, err := os.UserConfigDir(); err == nil {
-			defDir = filepath.Join(d, "flipbot")
-		}
-	}
-	var (
-		dir       = fl.String("dir", defDir, "directory keeping the token and settings ($HOME = /perm/home/flipbot on the device)")
-		perm      = fl.String("perm", defPerm, "persistent file system shown on the status page (default: the -dir directory off the device)")
-		port      = fl.Int("port", DefaultPort, "port of the setup and status pages (gokrazy's web UI owns :80)")
-		pwFile    = fl.String("password-file", "", "admin password file (default on the device: /perm/gokr-pw.txt, /etc/gokr-pw.txt; on a PC: DIR/admin-password.txt, created when missing)")
-		api       = fl.String("api", "", "FlipSight API URL (default the real service; http://127.0.0.1:PORT/flipsight/bot_match_api.php for a local arena)")
-		streamURL = fl.String("stream-url", "", "FlipSight stream URL (default derived from -api)")
-		egaroucid = fl.String("egaroucid", "", "path of an Egaroucid console binary, offered for std on the settings page")
-		leds      = fl.Bool("indicators", OnDevice, "drive the LEDs and the display (GPIO/I2C)")
-		drain     = fl.Duration("drain", DefaultDrain, "longest wait for moves in flight on SIGTERM")
-		card      = fl.String("boot-partition", defCardFlag(), "FAT file system looked at for "+BootTokenFileName+" at start: auto (the boot disk's partition 1), a device or image path, or none")
-	)
-	if err := fl.Parse(args); err != nil {
+	flags, err := config.ParseAppliance(args, config.ApplianceDefaults{OnDevice: OnDevice, Perm: DevicePerm, Port: DefaultPort, Drain: DefaultDrain}, getenv, stderr)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		fmt.Fprintf(stderr, "flipbot appliance: %v\n", err)
 		return usageCode
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "flipbot appliance: unexpected argument %q\n", fl.Arg(0))
-		return usageCode
-	}
-	if *dir == "" {
-		fmt.Fprintln(stderr, "flipbot appliance: no -dir and no $HOME")
-		return usageCode
-	}
+	dir, perm, port, pwFile, api, streamURL, egaroucid, leds, drain := &flags.Dir, &flags.Perm, &flags.Port, &flags.PasswordFile, &flags.API, &flags.StreamURL, &flags.Egaroucid, &flags.Indicators, &flags.Drain
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	files := DevicePasswordFiles()
@@ -82,21 +68,26 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 			log.Warn("Egaroucid not usable; offering the built-in engine only", "path", *egaroucid)
 		}
 	}
+	var games *record.Store
+	if flags.GamesDir != "" {
+		games = record.Open(record.Options{Dir: flags.GamesDir, Logger: log})
+	}
 	cfg := Config{
 		Dir: *dir, Perm: *perm, Port: *port, PasswordFiles: files,
-		EnvToken:           getenv("FS_BOT_TOKEN"),
+		EnvToken:           flags.EnvToken,
+		Games:              games,
 		EgaroucidInstalled: egaroucidOK,
 		Checker:            FlipSightChecker{APIURL: *api, StreamURL: *streamURL},
-		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log}),
+		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log, Records: recorder(games)}),
 		Logger:             log,
 		Drain:              *drain,
 	}
-	switch *card {
+	switch flags.BootPartition {
 	case "", "none":
 	case "auto":
 		cfg.CardToken = BootPartition{}
 	default:
-		cfg.CardToken = BootPartition{Path: *card}
+		cfg.CardToken = BootPartition{Path: flags.BootPartition}
 	}
 	if *leds {
 		ind := NewGPIOIndicators(ctx, log)
@@ -127,13 +118,4 @@ func ensurePCPassword(path string, log *slog.Logger) (string, error) {
 	}
 	log.Info("admin password created (user gokrazy); read it from the file", "file", path)
 	return path, nil
-}
-
-// defCardFlag is -boot-partition's default: the boot disk on the device,
-// none on a PC.
-func defCardFlag() string {
-	if OnDevice {
-		return "auto"
-	}
-	return "none"
 }

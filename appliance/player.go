@@ -2,11 +2,8 @@ package appliance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
-	"time"
 
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
@@ -25,6 +22,8 @@ type botPlayerConfig struct {
 	// CPU is reported to FlipSight as environment.cpu (the device model).
 	CPU    string
 	Logger *slog.Logger
+	// Records keeps the finished games (nil: none kept).
+	Records bot.Recorder
 }
 
 // botPlayer runs the bot package's player with the built-in engine (and
@@ -41,7 +40,7 @@ func newBotPlayer(cfg botPlayerConfig) Player {
 }
 
 // Play implements Player: one bot.Bot per call, stopped by ctx.
-func (p botPlayer) Play(ctx context.Context, token string, s Settings, report func(BotReport)) error {
+func (p botPlayer) Play(ctx context.Context, token string, s Settings, report func(bot.Status)) error {
 	t, err := flipsight.NewToken(token)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrTokenRejected, err)
@@ -58,9 +57,8 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 		CPU:        p.cfg.CPU,
 		MaxMatches: s.MaxMatches,
 		Logger:     p.cfg.Logger,
-		OnStatus: func(st bot.Status) {
-			report(reportFromBot(st, time.Now()))
-		},
+		OnStatus:   report,
+		Records:    p.cfg.Records,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
@@ -105,56 +103,4 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) bot.EngineF
 		}
 	}
 	return f
-}
-
-// reportFromBot converts the bot's snapshot into the appliance's report.
-func reportFromBot(st bot.Status, now time.Time) BotReport {
-	rep := BotReport{
-		Online: st.State == bot.StateOnline,
-		Bot:    BotInfo{ID: st.Bot.ID, Name: st.Bot.Name, Rating: st.Bot.Rating},
-	}
-	if !rep.Online && st.LastError != "" {
-		rep.Err = errors.New(st.LastError)
-		if looksLikeNetwork(st.LastError) {
-			rep.Err = fmt.Errorf("%w: %s", ErrNetwork, st.LastError)
-		}
-	}
-	for _, m := range st.Matches {
-		mm := Match{ID: m.ID, Mode: m.Mode, Opponent: m.Opponent, Status: m.Status}
-		var blocked []int
-		if mode, err := othello.ParseMode(m.Mode); err == nil {
-			blocked = mode.BlockedSquares()
-		}
-		for _, l := range m.Legs {
-			mm.Legs = append(mm.Legs, Leg{
-				Index: l.Leg, Size: l.BoardSize, Board: l.Board, Blocked: blocked,
-				MyColor: l.MyColor, Turn: l.Turn, Status: l.Status,
-				MyTurn:   l.Status == "active" && l.Turn == l.MyColor,
-				ClocksMS: [2]int64{l.Clocks[0].Milliseconds(), l.Clocks[1].Milliseconds()},
-				ClockAt:  now,
-				Discs:    l.Discs, LastMove: l.LastMove,
-			})
-		}
-		rep.Matches = append(rep.Matches, mm)
-	}
-	rep.Results = []Result{}
-	for _, r := range st.Results {
-		rep.Results = append(rep.Results, Result{
-			MatchID: r.MatchID, Mode: r.Mode, Opponent: r.Opponent, Outcome: r.Outcome,
-			MyDiscs: r.Mine, OppDiscs: r.Theirs, Reason: r.Reason, At: r.At,
-		})
-	}
-	return rep
-}
-
-// looksLikeNetwork tells a failure to reach the server from an answer of
-// the server, by the text the bot keeps (it keeps no error value).
-func looksLikeNetwork(msg string) bool {
-	for _, s := range []string{"dial tcp", "no such host", "connection refused", "network is unreachable",
-		"i/o timeout", "connection reset", "TLS handshake", "server misbehaving", "no route to host"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }

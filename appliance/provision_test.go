@@ -2,6 +2,7 @@ package appliance
 
 import (
 	"encoding/json"
+	"flipbot.dev/flipbot/bot"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -315,7 +316,7 @@ func TestSettingsPage(t *testing.T) {
 func TestSettingsWaitForIdle(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(BotReport{Online: true, Matches: []Match{testMatch()}})
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []Match{testMatch()}})
 	})
 	e.player.waitStart(t)
 	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
@@ -328,9 +329,9 @@ func TestSettingsWaitForIdle(t *testing.T) {
 	default:
 	}
 	// The match ends: the runner applies the settings.
-	e.player.setReport(BotReport{Online: true})
+	e.player.setReport(bot.Status{State: bot.StateOnline})
 	cur := e.a.runner.current.Load()
-	e.a.runner.report(cur, BotReport{Online: true})
+	e.a.runner.report(cur, bot.Status{State: bot.StateOnline})
 	e.player.waitStart(t)
 	assert.Equal(t, 1, e.player.lastSettings().Threads)
 }
@@ -338,8 +339,8 @@ func TestSettingsWaitForIdle(t *testing.T) {
 func TestAPIStatus(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(BotReport{Online: true, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []Match{testMatch()},
-			Results: []Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", MyDiscs: 70, OppDiscs: 58}}})
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []Match{testMatch()},
+			Results: []Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
 	})
 	e.player.waitStart(t)
 	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
@@ -406,8 +407,8 @@ func testMatch() Match {
 	board := make([]int, 64)
 	board[27], board[28], board[35], board[36] = 2, 1, 1, 2
 	return Match{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []Leg{
-		{Index: 0, Size: 8, Board: board, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{41000, 52500}, Discs: [2]int{2, 2}, LastMove: 28},
-		{Index: 1, Size: 8, Board: board, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{50000, 58000}, Discs: [2]int{2, 2}, LastMove: -1},
+		{Leg: 0, BoardSize: 8, Board: board, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{41000, 52500}, Discs: [2]int{2, 2}, LastMove: 28},
+		{Leg: 1, BoardSize: 8, Board: board, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{50000, 58000}, Discs: [2]int{2, 2}, LastMove: -1},
 	}}
 }
 

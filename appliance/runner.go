@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"flipbot.dev/flipbot/bot"
 )
 
 // ErrTokenRejected is returned by a [Player] or a [TokenChecker] when
@@ -19,21 +21,12 @@ var ErrNetwork = errors.New("cannot reach FlipSight")
 
 // Player plays on FlipSight with a token until ctx is cancelled; then it
 // accepts nothing new, finishes the moves in flight and returns. It calls
-// report whenever what it shows changes (report must not be retained past
-// the return). It returns ErrTokenRejected (wrapped) for a refused token;
-// any other error is retried by the appliance with a backoff.
+// report with the bot's status whenever it changes (report must not be
+// retained past the return). It returns ErrTokenRejected (wrapped) for a
+// refused token; any other error is retried by the appliance with a
+// backoff.
 type Player interface {
-	Play(ctx context.Context, token string, s Settings, report func(BotReport)) error
-}
-
-// BotReport is what a Player shows about itself.
-type BotReport struct {
-	Online  bool
-	Bot     BotInfo
-	Matches []Match
-	Results []Result // most recent first
-	// Err is the last connection problem while not online, nil otherwise.
-	Err error
+	Play(ctx context.Context, token string, s Settings, report func(bot.Status)) error
 }
 
 // TokenChecker checks a token with a real agent_poll before it is kept.
@@ -136,7 +129,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 		})
 		token, settings := tok, s
 		go func() {
-			p.done <- r.player.Play(pctx, token, settings, func(rep BotReport) { r.report(p, rep) })
+			p.done <- r.player.Play(pctx, token, settings, func(rep bot.Status) { r.report(p, rep) })
 		}()
 	}
 	stop := func() {
@@ -236,27 +229,11 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 }
 
 // report publishes a Player's report if p is still the current play.
-func (r *runner) report(p *play, rep BotReport) {
+func (r *runner) report(p *play, rep bot.Status) {
 	if r.current.Load() != p {
 		return
 	}
-	r.hub.Update(func(st *Status) {
-		st.Online = rep.Online
-		if rep.Bot != (BotInfo{}) {
-			st.Bot = rep.Bot
-		}
-		st.Matches = rep.Matches
-		if rep.Results != nil {
-			st.Results = rep.Results
-		}
-		st.NetworkDown = !rep.Online && errors.Is(rep.Err, ErrNetwork)
-		switch {
-		case rep.Online:
-			st.Detail = ""
-		case rep.Err != nil:
-			st.Detail = rep.Err.Error()
-		}
-	})
+	r.hub.Update(func(st *Status) { applyBotStatus(st, rep) })
 	if len(rep.Matches) == 0 {
 		select {
 		case r.idle <- struct{}{}:

@@ -39,6 +39,9 @@ func parseTemplates() (*template.Template, error) {
 		"bytes":     formatBytes,
 		"uptime":    formatUptime,
 		"when":      func(t time.Time) string { return t.Format("2006-01-02 15:04") },
+		"list":      func(s ...string) []string { return s },
+		"minus1":    func(n int) int { return n - 1 },
+		"deref":     func(f *float64) float64 { return *f },
 	}
 	t, err := template.New("pages").Funcs(funcs).ParseFS(webFS, "web/*.html")
 	if err != nil {
@@ -49,10 +52,10 @@ func parseTemplates() (*template.Template, error) {
 
 // boardCells returns the CSS classes of a leg's squares, a1 first.
 func boardCells(l Leg) []string {
-	if l.Size != 8 && l.Size != 10 {
+	if l.BoardSize != 8 && l.BoardSize != 10 {
 		return nil // flipsight refuses other sizes; never allocate from one
 	}
-	n := l.Size * l.Size
+	n := l.BoardSize * l.BoardSize
 	out := make([]string, n)
 	blocked := map[int]bool{}
 	for _, b := range l.Blocked {
@@ -152,6 +155,7 @@ func (a *app) handler() http.Handler {
 	mux.HandleFunc("POST /token", a.admin(a.serveTokenPost))
 	mux.HandleFunc("GET /settings", a.admin(a.serveSettingsPage))
 	mux.HandleFunc("POST /settings", a.admin(a.serveSettingsPost))
+	a.gameRoutes(mux)
 	// Cross-origin POSTs are refused before any handler (Sec-Fetch-Site /
 	// Origin), on top of the per-form CSRF tokens.
 	cop := http.NewCrossOriginProtection()

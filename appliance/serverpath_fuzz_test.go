@@ -74,7 +74,7 @@ type pathPlayer struct {
 	url string
 }
 
-func (p pathPlayer) Play(ctx context.Context, token string, _ Settings, report func(BotReport)) error {
+func (p pathPlayer) Play(ctx context.Context, token string, _ Settings, report func(bot.Status)) error {
 	tok, err := flipsight.NewToken(token)
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func (p pathPlayer) Play(ctx context.Context, token string, _ Settings, report f
 		Timing: bot.Timing{PollMatch: 5 * time.Millisecond, PollIdle: 5 * time.Millisecond, MinPollGap: 2 * time.Millisecond,
 			EventPollGap: 2 * time.Millisecond},
 		Logger:   slog.New(slog.DiscardHandler),
-		OnStatus: func(st bot.Status) { report(reportFromBot(st, time.Now())) },
+		OnStatus: report,
 	})
 	if err != nil {
 		return err

@@ -20,6 +20,13 @@ import (
 // SettingsFileName is the settings' file name in the store directory.
 const SettingsFileName = "settings.json"
 
+// Bounds of Settings.GamesMB.
+const (
+	DefaultGamesMB = 50
+	MinGamesMB     = 1
+	MaxGamesMB     = 4096
+)
+
 // Modes lists FlipSight's game modes, in the order the settings page shows them.
 var modes = []string{"std", "anti", "grand", "octagon", "reversi"}
 
@@ -60,6 +67,8 @@ type Settings struct {
 	LEDs       LEDPins           `json:"leds"`
 	Display    string            `json:"display"`
 	I2CBus     string            `json:"i2c_bus"`
+	// GamesMB caps the game records on disk, in MB (oldest deleted first).
+	GamesMB int `json:"games_mb"`
 }
 
 // LEDPins names the GPIO lines of the three LEDs ("GPIO17"; "none" = not
@@ -82,6 +91,7 @@ func DefaultSettings() Settings {
 		LEDs:       LEDPins{Online: defaultOnlinePin, Game: defaultGamePin, Error: defaultErrorPin},
 		Display:    string(gpio.DisplayAuto),
 		I2CBus:     "1",
+		GamesMB:    DefaultGamesMB,
 	}
 	for _, m := range modes {
 		s.Engines[m] = EngineBuiltin
@@ -125,6 +135,9 @@ func (s Settings) Validate(egaroucid bool) error {
 	}
 	if maxT := 4 * runtime.NumCPU(); s.Threads < 1 || s.Threads > maxT {
 		errs = append(errs, fmt.Errorf("threads must be 1..%d, not %d", maxT, s.Threads))
+	}
+	if s.GamesMB < MinGamesMB || s.GamesMB > MaxGamesMB {
+		errs = append(errs, fmt.Errorf("game records cap must be %d..%d MB, not %d", MinGamesMB, MaxGamesMB, s.GamesMB))
 	}
 	if s.HashMB < 1 || s.HashMB > MaxHashMB {
 		errs = append(errs, fmt.Errorf("hash size must be 1..%d MB, not %d", MaxHashMB, s.HashMB))
@@ -227,6 +240,9 @@ func settingsFromForm(base Settings, f url.Values) (Settings, error) {
 	}
 	var errs []error
 	errs = append(errs, num("max_matches", &s.MaxMatches), num("threads", &s.Threads), num("hash_mb", &s.HashMB))
+	if _, ok := f["games_mb"]; ok {
+		errs = append(errs, num("games_mb", &s.GamesMB))
+	}
 	for _, m := range modes {
 		if v, ok := f["engine_"+m]; ok && len(v) > 0 {
 			s.Engines[m] = v[0]

@@ -65,4 +65,7 @@ func (a *app) applySettings(s Settings) {
 	if a.cfg.Indicators != nil {
 		a.cfg.Indicators.Configure(s)
 	}
+	if a.cfg.Games != nil {
+		a.cfg.Games.SetCap(int64(s.GamesMB) << 20)
+	}
 }

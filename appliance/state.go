@@ -6,93 +6,42 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/gpio"
 )
 
 // Kind is the one-word state of the appliance, shown by the pages and the
-// indicators.
-type Kind int
+// indicators: the gpio package's, so that both name the states alike
+// ("in_game" in /api/status and on the display's preview).
+type Kind = gpio.Kind
 
-// The states, in no particular order. Which one applies is decided by
-// [Status.Kind] from the facts in a [Status].
+// The states. Which one applies is decided by [Status.Kind] from the facts
+// in a [Status].
 const (
 	// KindStarting: the process has just started.
-	KindStarting Kind = iota
+	KindStarting = gpio.Starting
 	// KindWaitingClock: waiting for the network and the clock (the Pi has no RTC).
-	KindWaitingClock
+	KindWaitingClock = gpio.WaitingClock
 	// KindSetupNeeded: no token yet; the provisioning page waits for one.
-	KindSetupNeeded
+	KindSetupNeeded = gpio.SetupNeeded
 	// KindConnecting: a token is in effect and the bot is connecting.
-	KindConnecting
+	KindConnecting = gpio.Connecting
 	// KindOnlineIdle: online, no match running.
-	KindOnlineIdle
+	KindOnlineIdle = gpio.OnlineIdle
 	// KindInGame: online with at least one match running.
-	KindInGame
+	KindInGame = gpio.InGame
 	// KindTokenRejected: FlipSight refused the token (401).
-	KindTokenRejected
+	KindTokenRejected = gpio.TokenRejected
 	// KindNoNetwork: the server cannot be reached.
-	KindNoNetwork
+	KindNoNetwork = gpio.NoNetwork
 	// KindStorageMissing: /perm is missing or read-only and there is no token
 	// from the environment, so nothing can be kept.
-	KindStorageMissing
+	KindStorageMissing = gpio.StorageMissing
 	// KindStopping: SIGTERM received, draining.
-	KindStopping
+	KindStopping = gpio.Stopping
 )
-
-var kindNames = [...]string{
-	KindStarting:       "starting",
-	KindWaitingClock:   "waiting_clock",
-	KindSetupNeeded:    "setup_needed",
-	KindConnecting:     "connecting",
-	KindOnlineIdle:     "online_idle",
-	KindInGame:         "in_game",
-	KindTokenRejected:  "token_rejected",
-	KindNoNetwork:      "no_network",
-	KindStorageMissing: "storage_missing",
-	KindStopping:       "stopping",
-}
-
-var kindTexts = [...]string{
-	KindStarting:       "Starting",
-	KindWaitingClock:   "Waiting for network/clock",
-	KindSetupNeeded:    "Setup needed",
-	KindConnecting:     "Connecting",
-	KindOnlineIdle:     "Online, idle",
-	KindInGame:         "In game",
-	KindTokenRejected:  "Token rejected",
-	KindNoNetwork:      "No network",
-	KindStorageMissing: "Storage missing",
-	KindStopping:       "Stopping",
-}
-
-// String returns the machine name of the state, as in /api/status.
-func (k Kind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
-		return fmt.Sprintf("kind(%d)", int(k))
-	}
-	return kindNames[k]
-}
-
-// Text returns the state as a person reads it.
-func (k Kind) Text() string {
-	if k < 0 || int(k) >= len(kindTexts) {
-		return k.String()
-	}
-	return kindTexts[k]
-}
-
-// MarshalText encodes the state by its machine name.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// UnmarshalText decodes a machine name written by MarshalText.
-func (k *Kind) UnmarshalText(b []byte) error {
-	for i, n := range kindNames {
-		if n == string(b) {
-			*k = Kind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown state %q", b)
-}
 
 // Phase is what the runtime itself is doing, one input of [Status.Kind].
 type Phase int
@@ -129,72 +78,43 @@ type Status struct {
 	Phase     Phase       `json:"-"`
 	Detail    string      `json:"detail,omitempty"` // the last error or hint, for people
 	Token     TokenSource `json:"token_source"`
-	Bot       BotInfo     `json:"bot"`
-	Online    bool        `json:"online"`
-	// NetworkDown is set by the bot runner when the last attempt to reach
-	// the server failed at the network level.
+	// Bot, BotState, Online, NetworkDown, Matches and Results are the
+	// bot's own report (bot.Status), copied by applyBotStatus: its state,
+	// whether its stream is up, whether the last failure was the network.
+	Bot         BotInfo  `json:"bot"`
+	BotState    string   `json:"bot_state"`
+	Online      bool     `json:"online"`
 	NetworkDown bool     `json:"network_down"`
 	Rejected    bool     `json:"token_rejected"`
 	Matches     []Match  `json:"matches"`
 	Results     []Result `json:"recent_results"`
-	Engine      Engine   `json:"engine"`
-	Device      Device   `json:"device"`
-	Storage     Storage  `json:"storage"`
+	// BotUpdated is when the bot made its last report.
+	BotUpdated time.Time `json:"bot_updated"`
+	Engine     Engine    `json:"engine"`
+	Device     Device    `json:"device"`
+	Storage    Storage   `json:"storage"`
 	// Card is the token file on the SD card's boot partition, if any.
-	Card    CardToken `json:"card_token_file"`
-	Updated time.Time `json:"updated"`
+	Card CardToken `json:"card_token_file"`
+	// Games is the state of the game records (record.Store).
+	Games   record.StoreStatus `json:"games"`
+	Updated time.Time          `json:"updated"`
 
 	// PairingCode is shown on the display and in the log while setup is
 	// needed; never in /api/status.
 	PairingCode string `json:"-"`
 }
 
-// BotInfo names the bot as FlipSight knows it.
-type BotInfo struct {
-	ID     int64   `json:"id,omitempty"`
-	Name   string  `json:"name,omitempty"`
-	Rating float64 `json:"rating,omitempty"`
-}
+// BotInfo names the bot as FlipSight knows it: the bot's own type.
+type BotInfo = bot.BotInfo
 
-// Match is one running match as the pages show it.
-type Match struct {
-	ID       int64  `json:"id"`
-	Mode     string `json:"game_mode"`
-	Opponent string `json:"opponent"`
-	Ranked   bool   `json:"ranked"`
-	Status   string `json:"status"`
-	Legs     []Leg  `json:"legs"`
-}
+// Match is one running match as the bot reports it.
+type Match = bot.MatchStatus
 
 // Leg is one board of a match with its clocks, from our side.
-type Leg struct {
-	Index   int    `json:"leg"`
-	Size    int    `json:"board_size"`
-	Board   []int  `json:"board"`   // 0 empty, 1 black, 2 white, a1 first
-	Blocked []int  `json:"blocked"` // unusable squares (octagon)
-	MyColor int    `json:"my_color"`
-	Turn    int    `json:"turn"`
-	MyTurn  bool   `json:"my_turn"`
-	Status  string `json:"status"`
-	// ClocksMS are the remaining times [black, white] at ClockAt; the
-	// pages run the mover's clock down from there.
-	ClocksMS [2]int64  `json:"clocks_ms"`
-	ClockAt  time.Time `json:"clocks_at"`
-	Discs    [2]int    `json:"discs"`
-	LastMove int       `json:"last_move"` // -1 when none
-}
+type Leg = bot.LegStatus
 
 // Result is one finished match.
-type Result struct {
-	MatchID  int64     `json:"match_id"`
-	Mode     string    `json:"game_mode"`
-	Opponent string    `json:"opponent"`
-	Outcome  string    `json:"outcome"` // win, loss, draw, aborted
-	MyDiscs  int       `json:"my_discs"`
-	OppDiscs int       `json:"opponent_discs"`
-	Reason   string    `json:"finish_reason,omitempty"`
-	At       time.Time `json:"at"`
-}
+type Result = bot.Result
 
 // Engine is the engine part of the settings in effect.
 type Engine struct {
@@ -267,6 +187,9 @@ func (s Status) clone() Status {
 	if c.Results == nil {
 		c.Results = []Result{}
 	}
+	for i := range c.Results {
+		c.Results[i].Games = slices.Clone(c.Results[i].Games)
+	}
 	c.Device.Addresses = slices.Clone(s.Device.Addresses)
 	c.Device.PageURLs = slices.Clone(s.Device.PageURLs)
 	if s.Engine.PerMode != nil {
@@ -306,6 +229,7 @@ func NewHub(now func() time.Time) *Hub {
 	h.st.Token = TokenNone
 	h.st.Kind = KindStarting
 	h.st.StateText = KindStarting.Text()
+	h.st.Matches, h.st.Results = []Match{}, []Result{}
 	h.st.Updated = now()
 	return h
 }

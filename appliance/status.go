@@ -57,12 +57,12 @@ func runClocks(st *Status, now time.Time) {
 	for i := range st.Matches {
 		for j := range st.Matches[i].Legs {
 			l := &st.Matches[i].Legs[j]
-			if l.Status != "active" || l.ClockAt.IsZero() || l.Turn < 1 || l.Turn > 2 || now.Before(l.ClockAt) {
+			if l.Status != "active" || l.ClocksAt.IsZero() || l.Turn < 1 || l.Turn > 2 || now.Before(l.ClocksAt) {
 				continue
 			}
 			c := &l.ClocksMS[l.Turn-1]
-			*c = max(0, *c-now.Sub(l.ClockAt).Milliseconds())
-			l.ClockAt = now
+			*c = max(0, *c-now.Sub(l.ClocksAt).Milliseconds())
+			l.ClocksAt = now
 		}
 	}
 }

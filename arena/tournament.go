@@ -49,6 +49,9 @@ type TournamentConfig struct {
 	ViaAPI bool
 	// PollEvery is the API players' poll interval (20 ms when 0).
 	PollEvery time.Duration
+	// OnMatch, when set, is called with every ended match's full object
+	// (both legs with their histories), as agent_poll shows it.
+	OnMatch func(flipsight.Match)
 }
 
 // TournamentStats are the results from A's point of view. A match (a pair
@@ -271,6 +274,11 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 				next++
 				mu.Unlock()
 				r, err := playOne(ctx, srv, cfg.NameA, cfg.NameB, cfg.Mode, cfg.ViaAPI)
+				if err == nil && cfg.OnMatch != nil {
+					if m, ok := srv.MatchJSON(r.ID); ok {
+						cfg.OnMatch(m)
+					}
+				}
 				ea.release(r.ID)
 				eb.release(r.ID)
 				for _, p := range players {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/flipsight"
 )
 
@@ -35,6 +36,14 @@ type Bot struct {
 	status   Status
 
 	tasks sync.WaitGroup
+	// recording counts the Records.Add calls in flight; recordMu keeps
+	// them one at a time.
+	recording sync.WaitGroup
+	recordMu  sync.Mutex
+	// searchMu guards searches: how the bot's moves were found, by leg and
+	// history index, noted by the move tasks for the records.
+	searchMu sync.Mutex
+	searches map[legKey]map[int]record.Search
 	// abort ends the move tasks' network calls and retries: when the drain
 	// takes too long, or the token was rejected.
 	abort     context.Context
@@ -118,6 +127,7 @@ func New(opts Options) (*Bot, error) {
 		matches:    map[int64]*match{},
 		rejected:   map[int64]bool{},
 		ended:      map[int64]bool{},
+		searches:   map[legKey]map[int]record.Search{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())
@@ -171,6 +181,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	stopStream()
 	streamWG.Wait()
 	b.eng.closeAll()
+	b.recording.Wait()
 	if b.fatal != nil {
 		b.setState(StateTokenRejected)
 	} else {

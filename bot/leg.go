@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
@@ -264,6 +265,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		if b.abort.Err() != nil {
 			return taskMsg{}
 		}
+		// Noted before the move goes out: the match may end (and be
+		// recorded) before this task reports back.
+		b.noteSearch(j.key, len(j.leg.History), c)
 		// A short attempt: a lost answer is recovered by the re-poll and
 		// resend below, which beats waiting out a dead connection.
 		timeout := min(5*time.Second, max(time.Second, deadline.Sub(b.clock.Now())/4))
@@ -276,8 +280,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				"exact", c.res.Exact, "score", c.res.Score, "nodes", c.res.Nodes, "engine_ms", c.res.Elapsed.Milliseconds(),
 				"total_ms", b.clock.Now().Sub(start).Milliseconds(),
 				"remaining_ms", deadline.Sub(b.clock.Now()).Milliseconds())
-			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Source: c.source, Depth: c.res.Depth,
-				Exact: c.res.Exact, Score: c.res.Score, Elapsed: b.clock.Now().Sub(j.arrived)}}
+			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Ply: len(j.leg.History), Source: c.source,
+				Depth: c.res.Depth, Exact: c.res.Exact, Score: c.res.Score,
+				ElapsedMS: b.clock.Now().Sub(j.arrived).Milliseconds()}}
 		}
 		switch {
 		case flipsight.IsAuth(err):
@@ -346,4 +351,31 @@ func (b *Bot) refresh(key legKey, rev int64, deadline time.Time) bool {
 	case <-b.abort.Done():
 		return false
 	}
+}
+
+// noteSearch keeps how the move at history index ply was found, for the
+// record (task goroutine).
+func (b *Bot) noteSearch(key legKey, ply int, c choice) {
+	if b.opts.Records == nil {
+		return
+	}
+	sr := record.Search{Source: c.source, Depth: c.res.Depth, Exact: c.res.Exact}
+	if sr.Source == "engine" && (sr.Depth > 0 || sr.Exact) {
+		sr.Score, sr.HasScore = c.res.Score, true
+	}
+	b.searchMu.Lock()
+	defer b.searchMu.Unlock()
+	if b.searches[key] == nil {
+		b.searches[key] = map[int]record.Search{}
+	}
+	b.searches[key][ply] = sr
+}
+
+// takeSearches returns and forgets the searches noted for key (loop).
+func (b *Bot) takeSearches(key legKey) map[int]record.Search {
+	b.searchMu.Lock()
+	defer b.searchMu.Unlock()
+	s := b.searches[key]
+	delete(b.searches, key)
+	return s
 }

@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -51,6 +53,9 @@ type legState struct {
 	started    int64
 	task       *moveTask
 	lastSearch Search
+	// start is the leg's board seen before any move (nil when first seen
+	// later).
+	start *flipsight.Leg
 }
 
 func (m *match) cancelTasks() {
@@ -236,6 +241,7 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 		if m.round != "" {
 			b.log.Info("new round in the human match", "match", m.id, "round", rk)
 			m.cancelTasks()
+			b.recordLegs(m, m.obj, record.Unknown)
 			m.legs = nil
 		}
 		m.round = rk
@@ -258,6 +264,9 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 			continue
 		}
 		ls.leg, ls.serverNow, ls.arrived, ls.known = nl, serverNow, arrived, true
+		if ls.start == nil && len(nl.History) == 0 {
+			ls.start = &flipsight.Leg{Board: slices.Clone(nl.Board), Turn: nl.Turn, Placed: nl.Placed}
+		}
 		if ls.task != nil && ls.task.rev != nl.Revision {
 			// The position changed under the search: drop it.
 			ls.task.cancel()
@@ -328,12 +337,20 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 		b.log.Info("challenge ended before it started", "match", m.id, "status", obj.Status)
 	} else {
 		res := b.result(m, obj)
+		final := m.obj
+		if obj != nil && obj.State != nil {
+			final = *obj
+		}
+		res.Games = b.recordLegs(m, final, res.Outcome)
 		b.results = append([]Result{res}, b.results...)
 		if len(b.results) > b.opts.Results {
 			b.results = b.results[:b.opts.Results]
 		}
 		b.log.Info("match finished", "match", m.id, "mode", res.Mode, "opponent", res.Opponent,
 			"outcome", res.Outcome, "mine", res.Mine, "theirs", res.Theirs, "reason", res.Reason)
+	}
+	for i := range max(2, len(m.legs)) {
+		b.takeSearches(legKey{m.id, i}) // forget what was not recorded
 	}
 	if b.opts.OnceMatch != 0 && m.id == b.opts.OnceMatch {
 		b.onceDone = true
@@ -342,7 +359,7 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 }
 
 func (b *Bot) result(m *match, obj *flipsight.Match) Result {
-	res := Result{MatchID: m.id, Human: m.human, Mode: m.modeName, Opponent: m.opponent,
+	res := Result{MatchID: m.id, Human: m.human, Ranked: m.obj.Ranked, Mode: m.modeName, Opponent: m.opponent,
 		Outcome: OutcomeUnknown, At: b.clock.Now()}
 	if obj == nil {
 		return res
@@ -381,7 +398,7 @@ func (b *Bot) buildStatus(state string) Status {
 		Results: append([]Result(nil), b.results...)}
 	for _, m := range b.matches {
 		ms := MatchStatus{ID: m.id, Human: m.human, Mode: m.modeName, Status: m.obj.Status,
-			Opponent: m.opponent, Participant: m.participant, Ranked: m.obj.Ranked}
+			Opponent: m.opponent, Participant: m.participant, Ranked: m.obj.Ranked, Legs: []LegStatus{}}
 		if m.accepting {
 			ms.Status = flipsight.MatchPending
 		}
@@ -394,17 +411,19 @@ func (b *Bot) buildStatus(state string) Status {
 			}
 			l := ls.leg
 			lst := LegStatus{Leg: i, Status: l.Status, BoardSize: boardSize(m, &l),
-				Board: append([]int(nil), l.Board...), MyColor: m.myColor(&l), Turn: l.Turn,
-				Revision: l.Revision, LastMove: -2, Thinking: ls.task != nil, LastSearch: ls.lastSearch}
+				Board: append([]int(nil), l.Board...), Blocked: blockedSquares(m), MyColor: m.myColor(&l), Turn: l.Turn,
+				MyTurn:   l.Status == flipsight.LegActive && l.Turn == m.myColor(&l),
+				Revision: l.Revision, LastMove: -2, Moves: len(l.History), Thinking: ls.task != nil,
+				LastSearch: ls.lastSearch, ClocksAt: now}
 			if len(l.Discs) == 2 {
 				lst.Discs = [2]int{l.Discs[0], l.Discs[1]}
 			}
 			if len(l.ClocksMS) == 2 {
 				for c := 0; c < 2; c++ {
-					lst.Clocks[c] = time.Duration(l.ClocksMS[c] * float64(time.Millisecond))
+					lst.ClocksMS[c] = int64(l.ClocksMS[c])
 				}
 				if l.Status == flipsight.LegActive && (l.Turn == 1 || l.Turn == 2) {
-					lst.Clocks[l.Turn-1] = max(0, Remaining(l.ClocksMS[l.Turn-1], ls.serverNow, l.TurnStartedMS, now.Sub(ls.arrived)))
+					lst.ClocksMS[l.Turn-1] = max(0, Remaining(l.ClocksMS[l.Turn-1], ls.serverNow, l.TurnStartedMS, now.Sub(ls.arrived))).Milliseconds()
 				}
 			}
 			if n := len(l.History); n > 0 && !l.History[n-1].Move.IsText() {
@@ -416,6 +435,19 @@ func (b *Bot) buildStatus(state string) Status {
 	}
 	sortMatches(st.Matches)
 	return st
+}
+
+// blockedSquares returns the match's unusable squares (never nil).
+func blockedSquares(m *match) []int {
+	if s := m.obj.State; s != nil && s.BlockedSquares != nil {
+		return append([]int{}, s.BlockedSquares...)
+	}
+	if m.modeOK {
+		if b := m.mode.BlockedSquares(); b != nil {
+			return b
+		}
+	}
+	return []int{}
 }
 
 func boardSize(m *match, l *flipsight.Leg) int {
@@ -437,3 +469,56 @@ func sortMatches(ms []MatchStatus) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// recordLegs makes the records of the match's finished legs from obj (the
+// final match object, or the last one seen) and the bot's latest views,
+// hands them to Options.Records off the loop, and returns their ids (loop).
+func (b *Bot) recordLegs(m *match, obj flipsight.Match, outcome string) []string {
+	if b.opts.Records == nil || obj.State == nil {
+		return nil
+	}
+	names := [2]string{}
+	names[m.participant] = b.botInfo.Name
+	names[1-m.participant] = m.opponent
+	var games []record.Game
+	for i, ls := range m.legs {
+		view := ls.leg
+		if i < len(obj.State.Legs) && (!ls.known || obj.State.Legs[i].Revision >= view.Revision) {
+			view = obj.State.Legs[i]
+		}
+		if view.Status == "" || view.Status == flipsight.LegActive {
+			continue
+		}
+		in := record.LegInput{Source: record.SourceFlipSight, Match: obj, Leg: i, View: view,
+			Names: names, IDs: [2]int64{obj.BotA, obj.BotB}, Me: m.participant,
+			Searches: b.takeSearches(legKey{m.id, i}), MatchResult: outcome, Ended: b.clock.Now()}
+		if ls.start != nil {
+			in.StartBoard, in.StartTurn, in.StartPlaced = ls.start.Board, ls.start.Turn, ls.start.Placed
+		}
+		g, err := record.FromLeg(in)
+		if err != nil {
+			b.log.Warn("cannot record the leg", "match", m.id, "leg", i, "err", err)
+			continue
+		}
+		games = append(games, g)
+	}
+	if len(games) == 0 {
+		return nil
+	}
+	ids := make([]string, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	b.recording.Add(1)
+	go func() {
+		defer b.recording.Done()
+		b.recordMu.Lock() // one game at a time, in order
+		defer b.recordMu.Unlock()
+		for _, g := range games {
+			if err := b.opts.Records.Add(g); err != nil {
+				b.log.Warn("game record not saved", "game", g.ID, "err", err)
+			}
+		}
+	}()
+	return ids
+}

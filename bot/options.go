@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
@@ -93,6 +94,11 @@ func (t Timing) withDefaults() Timing {
 	return t
 }
 
+// Recorder keeps game records; *record.Store is one.
+type Recorder interface {
+	Add(record.Game) error
+}
+
 // Options configure a Bot. Client and Engine are required.
 type Options struct {
 	// Client talks to FlipSight.
@@ -125,6 +131,12 @@ type Options struct {
 	Timing Timing
 	// Results is how many recent results the status keeps (default 20).
 	Results int
+	// Records, when set, keeps the record of every finished leg of every
+	// match (both legs of a pair, each round of a human match). Add is
+	// called off the bot's loop, one game at a time; Run waits for the
+	// calls in flight before it returns. Its errors are logged, never
+	// fatal.
+	Records Recorder
 	// DrainTimeout bounds the wait for moves in flight after Run's context
 	// is cancelled (default 15 s); then they are abandoned.
 	DrainTimeout time.Duration

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -46,7 +48,8 @@ func TestPlaysEveryModeAtOnce(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
 	eng := &fakeEngine{}
-	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 5 })
+	recs := &memRecorder{}
+	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 5; o.Records = recs })
 	waitOnline(t, fs, br)
 	var ids []int64
 	for _, m := range othello.AllModes() {
@@ -63,6 +66,64 @@ func TestPlaysEveryModeAtOnce(t *testing.T) {
 	}
 	assert.Equal(t, "me", st.Bot.Name)
 	assert.Equal(t, int32(5), br.maxM.Load(), "five matches at once")
+
+	// Both legs of every match are recorded, in every mode, and replay to
+	// the server's final boards.
+	waitFor(t, 2*time.Second, "ten records", func() bool { return len(recs.all()) == 10 })
+	byID := map[string]record.Game{}
+	for _, g := range recs.all() {
+		byID[g.ID] = g
+	}
+	for _, r := range st.Results {
+		require.Len(t, r.Games, 2, "match %d", r.MatchID)
+		m, ok := fs.arena.MatchJSON(r.MatchID)
+		require.True(t, ok)
+		for leg, id := range r.Games {
+			g, ok := byID[id]
+			require.True(t, ok, "result %d names record %s", r.MatchID, id)
+			require.NoError(t, g.Check())
+			assert.Equal(t, r.Mode, g.Mode)
+			assert.Equal(t, leg, g.Leg)
+			assert.Equal(t, r.Outcome, g.MatchResult)
+			assert.Equal(t, "house", g.Opponent())
+			states, err := g.Replay()
+			require.NoError(t, err)
+			assert.Equal(t, m.State.Legs[leg].Board, states[len(states)-1].Board(), "match %d leg %d", r.MatchID, leg)
+			mine, sourced := 0, 0
+			for _, mv := range g.Moves {
+				if mv.Color == g.MyColor {
+					mine++
+					if mv.Source != "" {
+						sourced++
+					}
+					if mv.Source == "engine" {
+						assert.Equal(t, 1, mv.Depth, "the fake engine's depth")
+						assert.NotNil(t, mv.Score)
+					}
+				}
+			}
+			assert.Equal(t, mine, sourced, "every move of ours says how it was found")
+		}
+	}
+}
+
+// memRecorder keeps records in memory.
+type memRecorder struct {
+	mu    sync.Mutex
+	games []record.Game
+}
+
+func (r *memRecorder) Add(g record.Game) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.games = append(r.games, g)
+	return nil
+}
+
+func (r *memRecorder) all() []record.Game {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]record.Game(nil), r.games...)
 }
 
 func TestTwoPairsAndAHumanMatchAtOnce(t *testing.T) {
@@ -206,8 +267,8 @@ func TestStatusShowsLegs(t *testing.T) {
 	for _, l := range m.Legs {
 		assert.Len(t, l.Board, 100)
 		assert.Equal(t, 10, l.BoardSize)
-		assert.Positive(t, l.Clocks[0])
-		assert.LessOrEqual(t, l.Clocks[0], 20*time.Second)
+		assert.Positive(t, l.ClocksMS[0])
+		assert.LessOrEqual(t, l.ClocksMS[0], int64(20000))
 	}
 	assert.NotEqual(t, m.Legs[0].MyColor, m.Legs[1].MyColor, "colours swap between legs")
 	waitFor(t, 5*time.Second, "a move in the status", func() bool {

@@ -3,6 +3,9 @@
 // (tools/bot_match_client.py), spelled and bounded the same way, plus a few
 // of ours; the token is read only from the environment variable
 // FS_BOT_TOKEN, never from a flag or a file given on the command line.
+// It also owns the appliance's flags (ParseAppliance) and the names of
+// every environment variable read (TokenEnv, HomeEnv, DataHomeEnv,
+// ConfigHomeEnv).
 package config
 
 import (
@@ -66,6 +69,11 @@ type Bot struct {
 	MaxMatches int    // --max-matches (default 2)
 	LogFormat  string // --log-format text|json
 	Verbose    bool   // --verbose: debug logs
+	// GamesDir is --games-dir (default: the data directory's games/; ""
+	// with --no-records or when no directory is known): where the game
+	// records are kept.
+	GamesDir  string
+	NoRecords bool // --no-records
 
 	// Token is FS_BOT_TOKEN.
 	Token flipsight.Token
@@ -119,6 +127,8 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 	fs.IntVar(&b.MaxMatches, "max-matches", 2, "matches played at once (a pair and a human match count 1 each)")
 	fs.StringVar(&b.LogFormat, "log-format", LogText, "log format: text or json")
 	fs.BoolVar(&b.Verbose, "verbose", false, "debug logs")
+	fs.StringVar(&b.GamesDir, "games-dir", "", "keep the game records in `DIR` (default: "+GamesDirName+"/ in the data directory, ~/.local/share/flipbot)")
+	fs.BoolVar(&b.NoRecords, "no-records", false, "keep no game records")
 	if err := fs.Parse(args); err != nil {
 		return Bot{}, err
 	}
@@ -176,11 +186,17 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 			errs = append(errs, fmt.Errorf("--api: %w", err))
 		}
 	}
+	if b.NoRecords && b.GamesDir != "" {
+		errs = append(errs, errors.New("give --games-dir or --no-records, not both"))
+	}
 	if len(errs) > 0 {
 		return Bot{}, errors.Join(errs...)
 	}
 	if _, _, err := flipsight.StreamURLFor(orDefault(b.API), b.StreamURL); err != nil {
 		return Bot{}, fmt.Errorf("--stream-url: %w", err)
+	}
+	if b.GamesDir == "" && !b.NoRecords {
+		b.GamesDir = DefaultGamesDir(getenv, false)
 	}
 	tok, err := flipsight.NewToken(getenv(TokenEnv))
 	if err != nil {

@@ -77,6 +77,8 @@ func content(st Status, w int) (title string, body []string) {
 	case StorageMissing:
 		title = string(IconCross) + "No storage"
 		body = withAddr(detailOr(st, "/perm missing"), "see README")
+	case Stopping:
+		title, body = "Stopping...", withAddr("finishing moves")
 	default:
 		title, body = "flipbot", []string{st.Kind.String()}
 	}

@@ -29,14 +29,15 @@
 //
 //	state            green        yellow      red           ACT
 //	starting         heartbeat    off         off           slow blink
-//	waiting-clock    heartbeat    off         off           slow blink
+//	waiting_clock    heartbeat    off         off           slow blink
 //	connecting       slow blink   off         off           slow blink
-//	idle             on           off         off           on
-//	ingame           on           slow blink  off           heartbeat
-//	setup            off          off         double blink  double blink
-//	token-rejected   off          off         fast blink    fast blink
-//	no-network       off          off         slow blink    slow blink
-//	storage-missing  off          off         on            fast blink
+//	stopping         off          heartbeat   off           slow blink
+//	online_idle      on           off         off           on
+//	in_game          on           slow blink  off           heartbeat
+//	setup_needed     off          off         double blink  double blink
+//	token_rejected   off          off         fast blink    fast blink
+//	no_network       off          off         slow blink    slow blink
+//	storage_missing  off          off         on            fast blink
 //
 // Every error code is at most two flashes per period; none resembles the
 // Pi firmware's long/short ACT codes.

@@ -42,10 +42,10 @@ func ExampleTextLines() {
 func ExampleLEDPatterns() {
 	for _, k := range []gpio.Kind{gpio.OnlineIdle, gpio.InGame, gpio.SetupNeeded} {
 		g, y, r := gpio.LEDPatterns(gpio.Status{Kind: k})
-		fmt.Printf("%-6s green %-10s yellow %-10s red %s\n", k, g, y, r)
+		fmt.Printf("%-12s green %-10s yellow %-10s red %s\n", k, g, y, r)
 	}
 	// Output:
-	// idle   green on         yellow off        red off
-	// ingame green on         yellow slow blink red off
-	// setup  green off        yellow off        red double blink
+	// online_idle  green on         yellow off        red off
+	// in_game      green on         yellow slow blink red off
+	// setup_needed green off        yellow off        red double blink
 }

@@ -6,18 +6,21 @@ import "flipbot.dev/flipbot/gpio/led"
 //
 //	state            green        yellow      red
 //	starting         heartbeat    off         off
-//	waiting-clock    heartbeat    off         off
+//	waiting_clock    heartbeat    off         off
+//	stopping         off          heartbeat   off
 //	connecting       slow blink   off         off
-//	idle             on           off         off
-//	ingame           on           slow blink  off
-//	setup            off          off         double blink
-//	token-rejected   off          off         fast blink
-//	no-network       off          off         slow blink
-//	storage-missing  off          off         on
+//	online_idle      on           off         off
+//	in_game          on           slow blink  off
+//	setup_needed     off          off         double blink
+//	token_rejected   off          off         fast blink
+//	no_network       off          off         slow blink
+//	storage_missing  off          off         on
 func LEDPatterns(st Status) (green, yellow, red led.Pattern) {
 	switch st.Kind {
 	case Starting, WaitingClock:
 		return led.Heartbeat, led.Off, led.Off
+	case Stopping:
+		return led.Off, led.Heartbeat, led.Off
 	case Connecting:
 		return led.SlowBlink, led.Off, led.Off
 	case OnlineIdle:
@@ -40,20 +43,21 @@ func LEDPatterns(st Status) (green, yellow, red led.Pattern) {
 // used when no status LED is wired:
 //
 //	state                         ACT
-//	idle                          on
-//	ingame                        heartbeat
-//	starting, waiting-clock,
-//	connecting, no-network        slow blink
-//	setup                         double blink
-//	token-rejected,
-//	storage-missing               fast blink
+//	online_idle                   on
+//	in_game                       heartbeat
+//	starting, waiting_clock,
+//	stopping, connecting,
+//	no_network                    slow blink
+//	setup_needed                  double blink
+//	token_rejected,
+//	storage_missing               fast blink
 func ACTPattern(st Status) led.Pattern {
 	switch st.Kind {
 	case OnlineIdle:
 		return led.On
 	case InGame:
 		return led.Heartbeat
-	case Starting, WaitingClock, Connecting, NoNetwork:
+	case Starting, WaitingClock, Stopping, Connecting, NoNetwork:
 		return led.SlowBlink
 	case SetupNeeded:
 		return led.DoubleBlink

@@ -55,7 +55,7 @@ func goldenCases() []struct {
 	}
 	shifted := View{}
 	shifted.Shift.X, shifted.Shift.Y = 2, 1
-	cases = append(cases, c{"ingame-ssd1306-shifted", SampleStatus(InGame), DisplaySSD1306, shifted})
+	cases = append(cases, c{"in_game-ssd1306-shifted", SampleStatus(InGame), DisplaySSD1306, shifted})
 	return cases
 }
 

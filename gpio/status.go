@@ -34,21 +34,41 @@ const (
 	// StorageMissing: the /perm file system is missing or read-only, so
 	// the token and settings cannot be stored.
 	StorageMissing
+	// Stopping: SIGTERM received; the bot finishes the moves in flight.
+	Stopping
 )
 
-// kindNames returns the names used by String and ParseKind (and by the
+// kindNames returns the names used by String, ParseKind and MarshalText:
+// the names of the appliance's /api/status "state" (and of the
 // display-preview command's --state flag).
-func kindNames() [9]string {
+func kindNames() [10]string {
 	return [...]string{
 		Starting:       "starting",
-		WaitingClock:   "waiting-clock",
-		SetupNeeded:    "setup",
+		WaitingClock:   "waiting_clock",
+		SetupNeeded:    "setup_needed",
 		Connecting:     "connecting",
-		OnlineIdle:     "idle",
-		InGame:         "ingame",
-		TokenRejected:  "token-rejected",
-		NoNetwork:      "no-network",
-		StorageMissing: "storage-missing",
+		OnlineIdle:     "online_idle",
+		InGame:         "in_game",
+		TokenRejected:  "token_rejected",
+		NoNetwork:      "no_network",
+		StorageMissing: "storage_missing",
+		Stopping:       "stopping",
+	}
+}
+
+// kindTexts returns the states as people read them (Text).
+func kindTexts() [10]string {
+	return [...]string{
+		Starting:       "Starting",
+		WaitingClock:   "Waiting for network/clock",
+		SetupNeeded:    "Setup needed",
+		Connecting:     "Connecting",
+		OnlineIdle:     "Online, idle",
+		InGame:         "In game",
+		TokenRejected:  "Token rejected",
+		NoNetwork:      "No network",
+		StorageMissing: "Storage missing",
+		Stopping:       "Stopping",
 	}
 }
 
@@ -61,12 +81,20 @@ func Kinds() []Kind {
 	return k
 }
 
-// String returns the short name of k, such as "ingame".
+// String returns the machine name of k, such as "in_game".
 func (k Kind) String() string {
 	if names := kindNames(); k >= 0 && int(k) < len(names) {
 		return names[k]
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Text returns the state as a person reads it, such as "In game".
+func (k Kind) Text() string {
+	if texts := kindTexts(); k >= 0 && int(k) < len(texts) {
+		return texts[k]
+	}
+	return k.String()
 }
 
 // ParseKind is the inverse of Kind.String.
@@ -77,6 +105,19 @@ func ParseKind(s string) (Kind, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown state %q", s)
+}
+
+// MarshalText encodes the state by its machine name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes a machine name written by MarshalText.
+func (k *Kind) UnmarshalText(b []byte) error {
+	v, err := ParseKind(string(b))
+	if err != nil {
+		return err
+	}
+	*k = v
+	return nil
 }
 
 // Status is everything the indicators show. The appliance builds one from

@@ -20,6 +20,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -157,8 +159,28 @@ func TestMatchCommand(t *testing.T) {
 	assert.Equal(t, float64(3), res["wins"].(float64)+res["draws"].(float64)+res["losses"].(float64)+res["aborted"].(float64))
 	assert.Contains(t, errb.String(), "3/3")
 	out.Reset()
-	code = runMatch([]string{"--a", "builtin:1", "--b", "builtin:1", "--pairs", "1", "--clock-ms", "5000"}, &out, &errb)
-	require.Equal(t, 0, code)
+	games := filepath.Join(t.TempDir(), "t.jsonl")
+	code = runMatch([]string{"--a", "builtin:1", "--b", "builtin:1", "--pairs", "2", "--clock-ms", "5000", "--games", games}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	// Every leg in JSON lines; the std legs also in GGF, both readable.
+	b, err := os.ReadFile(games)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	require.Len(t, lines, 4)
+	for _, l := range lines {
+		g, err := record.ParseLine([]byte(l))
+		require.NoError(t, err)
+		assert.Equal(t, record.SourceArena, g.Source)
+		assert.ElementsMatch(t, []string{"builtin-1-A", "builtin-1-B"}, []string{g.Black.Name, g.White.Name})
+	}
+	gb, err := os.ReadFile(strings.TrimSuffix(games, ".jsonl") + ".ggf")
+	require.NoError(t, err)
+	recs := strings.Split(strings.TrimSuffix(string(gb), "\n"), "\n")
+	require.Len(t, recs, 4)
+	for _, r := range recs {
+		_, err := ggf.Parse(r)
+		require.NoError(t, err)
+	}
 	assert.Contains(t, out.String(), "Elo builtin-1-A − builtin-1-B")
 	assert.Contains(t, out.String(), "95% interval")
 }

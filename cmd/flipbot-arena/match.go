@@ -13,13 +13,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/jsonline"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) int {
@@ -34,6 +37,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
 	verbose := fs.Bool("v", false, "log the server's lines (and every move)")
+	gamesFile := fs.String("games", "", "append every leg's record to `FILE` as JSON lines (bot/record's schema); std games also as GGF to FILE with the extension .ggf")
 	viaAPI := fs.Bool("via-api", false, "play both engines as bots through the HTTP API on loopback (polling every 20 ms) instead of as server-side players")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -63,12 +67,26 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
+	var onMatch func(flipsight.Match)
+	var gamesErr error
+	if *gamesFile != "" {
+		var mu sync.Mutex
+		onMatch = func(m flipsight.Match) {
+			mu.Lock()
+			defer mu.Unlock()
+			if err := writeGames(*gamesFile, m, [2]string{na, nb}); err != nil && gamesErr == nil {
+				gamesErr = err
+				fmt.Fprintf(stderr, "\nflipbot-arena match: --games: %v\n", err)
+			}
+		}
+	}
 	stats, err := arena.RunTournament(ctx, arena.TournamentConfig{
 		A: fa, B: fb, NameA: na, NameB: nb, Mode: mode, Pairs: *pairs,
 		// Command engines fail as with the official connector: no answer
 		// within budget_ms loses the leg on time.
 		StrictA: !isBuiltin(*a), StrictB: !isBuiltin(*b), ViaAPI: *viaAPI,
 		Clock: time.Duration(*clockMS) * time.Millisecond, Concurrency: *conc, Logger: log, Seed: *seed,
+		OnMatch: onMatch,
 		Progress: func(s arena.TournamentStats) {
 			fmt.Fprintf(stderr, "\r%d/%d  +%d =%d -%d  score %.1f%%  discs %d-%d   ", s.Played, s.Pairs, s.Wins, s.Draws, s.Losses, s.Score, s.DiscsA, s.DiscsB)
 		},
@@ -84,10 +102,74 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	} else {
 		printStats(stdout, na, nb, stats, time.Since(start))
 	}
-	if err != nil {
+	if err != nil || gamesErr != nil {
 		return 1
 	}
 	return 0
+}
+
+// writeGames appends the records of a match's legs to path (JSON lines)
+// and, for std, their GGF to path with the extension .ggf.
+func writeGames(path string, m flipsight.Match, names [2]string) error {
+	var games []record.Game
+	if m.State == nil {
+		return nil
+	}
+	for i, l := range m.State.Legs {
+		if l.Status == flipsight.LegActive {
+			continue
+		}
+		g, err := record.FromLeg(record.LegInput{Source: record.SourceArena, Match: m, Leg: i, View: l,
+			Names: names, IDs: [2]int64{m.BotA, m.BotB}, Me: -1, MatchResult: matchResult(m)})
+		if err != nil {
+			return err
+		}
+		games = append(games, g)
+	}
+	if err := record.AppendFile(path, games...); err != nil {
+		return err
+	}
+	var ggfs []string
+	for _, g := range games {
+		if g.Mode == othello.Std.String() {
+			s, err := g.GGF()
+			if err != nil {
+				return err
+			}
+			ggfs = append(ggfs, s+"\n")
+		}
+	}
+	if len(ggfs) == 0 {
+		return nil
+	}
+	gp := strings.TrimSuffix(path, filepath.Ext(path)) + ".ggf"
+	f, err := os.OpenFile(gp, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("games file: %w", err)
+	}
+	_, err = f.WriteString(strings.Join(ggfs, ""))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("games file %s: %w", gp, err)
+	}
+	return nil
+}
+
+// matchResult is the match from A's side (bot_a).
+func matchResult(m flipsight.Match) string {
+	switch {
+	case m.Status == flipsight.MatchAborted:
+		return record.Aborted
+	case m.Status != flipsight.MatchFinished || m.State == nil:
+		return record.Unknown
+	case m.State.Winner == nil:
+		return record.Draw
+	case *m.State.Winner == 0:
+		return record.Win
+	}
+	return record.Loss
 }
 
 // statsJSON is the -json output; infinite Elo bounds (0 % or 100 %) are

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/eval"
@@ -73,11 +74,17 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 	if cpu == "" {
 		cpu = detectCPU()
 	}
-	b, err := bot.New(bot.Options{
+	opts := bot.Options{
 		Client: client, Engine: factory, CPU: cpu, OS: osName(),
 		MaxThink: cfg.MaxThink, MaxMatches: cfg.MaxMatches, OnceMatch: cfg.OnceMatch,
 		NoStream: cfg.NoStream, Logger: log,
-	})
+	}
+	if cfg.GamesDir != "" {
+		// Disk problems are logged and reported by the store, never fatal.
+		opts.Records = record.Open(record.Options{Dir: cfg.GamesDir, Logger: log})
+		log.Info("keeping game records", "dir", cfg.GamesDir)
+	}
+	b, err := bot.New(opts)
 	if err != nil {
 		log.Error("bot", "err", err)
 		return exitFailure

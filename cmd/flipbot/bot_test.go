@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -106,7 +107,8 @@ func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
 		id, err = a.Challenge("house", "me", othello.Std)
 		return err == nil
 	}, 5*time.Second, 20*time.Millisecond)
-	code := connect(append([]string{"--api", api, "--once-match", itoa(id), "--max-runtime", "60"}, builtinFlags...),
+	games := t.TempDir()
+	code := connect(append([]string{"--api", api, "--once-match", itoa(id), "--max-runtime", "60", "--games-dir", games}, builtinFlags...),
 		env(testToken), &out, noSignals)
 	require.Equal(t, exitOK, code, out.String())
 	r, ok := a.Result(id)
@@ -114,6 +116,13 @@ func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
 	assert.Equal(t, flipsight.MatchFinished, r.Status)
 	assert.Equal(t, flipsight.FinishDiscs, r.FinishReason)
 	assert.True(t, strings.Contains(out.String(), "match finished"))
+	// Both legs were kept, and a new run reads them back.
+	list, n := record.Open(record.Options{Dir: games}).List(record.Filter{}, 0, 0)
+	require.Equal(t, 2, n, out.String())
+	for _, g := range list {
+		assert.Equal(t, id, g.MatchID)
+		assert.Equal(t, "house", g.Opponent)
+	}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -28,7 +28,7 @@ func displayPreview(args []string, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("display-preview", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	state := fs.String("state", "idle", "state to show: "+strings.Join(kinds, ", "))
+	state := fs.String("state", "online_idle", "state to show: "+strings.Join(kinds, ", "))
 	display := fs.String("display", string(gpio.DisplaySSD1306), "display: "+strings.Join(displays, ", "))
 	out := fs.String("out", "", "PNG file to write (required)")
 	page := fs.Int("page", 0, "page of lines on displays too small for all of them")

@@ -16,7 +16,7 @@ func TestDisplayPreview(t *testing.T) {
 	for _, d := range []string{"ssd1306", "sh1106", "ssd1306-32", "lcd1602", "lcd2004"} {
 		out := filepath.Join(dir, d+".png")
 		var errb bytes.Buffer
-		require.Equal(t, 0, displayPreview([]string{"--state", "ingame", "--display", d, "--out", out}, &errb), errb.String())
+		require.Equal(t, 0, displayPreview([]string{"--state", "in_game", "--display", d, "--out", out}, &errb), errb.String())
 		f, err := os.Open(out)
 		require.NoError(t, err)
 		img, err := png.Decode(f)
@@ -26,9 +26,9 @@ func TestDisplayPreview(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--state", "flying", "--display", "ssd1306", "--out", filepath.Join(dir, "x.png")},
-		{"--state", "idle", "--display", "vga", "--out", filepath.Join(dir, "x.png")},
-		{"--state", "idle", "--display", "auto", "--out", filepath.Join(dir, "x.png")},
-		{"--state", "idle"},
+		{"--state", "online_idle", "--display", "vga", "--out", filepath.Join(dir, "x.png")},
+		{"--state", "online_idle", "--display", "auto", "--out", filepath.Join(dir, "x.png")},
+		{"--state", "online_idle"},
 		{"extra"},
 	} {
 		var errb bytes.Buffer

@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"flipbot.dev/flipbot/engines"
-	"flipbot.dev/flipbot/engines/nboard"
+	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
 )
@@ -142,7 +142,7 @@ func (s *nboardServer) handleSet(rest string) {
 		s.depth = d
 	case "game":
 		s.stopSearch()
-		g, err := nboard.ParseGGF(value)
+		g, err := ggf.Parse(value)
 		if err != nil {
 			s.errorf("set game: %v", err)
 			return

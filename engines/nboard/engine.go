@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/engines"
+	ggfrec "flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
@@ -180,7 +181,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	} else if ok {
 		return engines.Result{Move: m, Elapsed: time.Since(start)}, nil
 	}
-	ggf, err := FormatGGF(pos, nil)
+	ggf, err := ggfrec.Format(ggfrec.Game{Start: pos})
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 	}

@@ -1,0 +1,213 @@
+package appliance
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/gpio"
+)
+
+// fill sets every field reachable from v to a distinct non-zero value:
+// numbers count up, strings name their count, slices get two elements,
+// times are whole seconds in UTC (so that they survive JSON).
+func fill(v reflect.Value, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Unix(1_800_000_000+int64(*n), 0).UTC()))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), n)
+			}
+		}
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fill(v.Index(i), n)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			fill(v.Index(i), n)
+		}
+	case reflect.String:
+		v.SetString(fmt.Sprintf("s%d", *n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(*n))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(*n))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(*n) + 0.5)
+	case reflect.Map:
+		panic("fill: maps are not filled; add them here: " + v.Type().String())
+	}
+}
+
+// zeroFields lists the leaf fields of v that are zero, by path.
+func zeroFields(v reflect.Value, path string) []string {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			if v.Interface().(time.Time).IsZero() {
+				return []string{path}
+			}
+			return nil
+		}
+		var out []string
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() {
+				out = append(out, zeroFields(v.Field(i), path+"."+f.Name)...)
+			}
+		}
+		return out
+	case reflect.Slice, reflect.Array:
+		if v.Len() == 0 {
+			return []string{path}
+		}
+		var out []string
+		for i := range v.Len() {
+			out = append(out, zeroFields(v.Index(i), fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return out
+	}
+	if v.IsZero() {
+		return []string{path}
+	}
+	return nil
+}
+
+// TestEveryBotFieldReachesAPIStatus is the guard of the one model: every
+// field of the bot's status, at every depth, is filled, goes through the
+// runner's copy into the hub, out as /api/status JSON and back, and must
+// come out equal. A field added to bot.Status (or to the match, leg,
+// search, result or bot types) that the appliance drops, hides from the
+// JSON or fails to copy makes this test fail.
+func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
+	var rep bot.Status
+	n := 0
+	fill(reflect.ValueOf(&rep).Elem(), &n)
+	require.Empty(t, zeroFields(reflect.ValueOf(rep), "bot.Status"), "the filler reaches every field")
+
+	// Each top-level field of bot.Status and where the appliance shows
+	// it; a new field must be added to applyBotStatus and here.
+	shown := map[string]func(t *testing.T, st Status){
+		"State":       func(t *testing.T, st Status) { assert.Equal(t, rep.State, st.BotState) },
+		"Bot":         func(t *testing.T, st Status) { assert.Equal(t, rep.Bot, st.Bot) },
+		"Matches":     func(t *testing.T, st Status) { assert.Equal(t, rep.Matches, st.Matches) },
+		"Results":     func(t *testing.T, st Status) { assert.Equal(t, rep.Results, st.Results) },
+		"LastError":   func(t *testing.T, st Status) { assert.Equal(t, rep.LastError, st.Detail) },
+		"NetworkDown": func(t *testing.T, st Status) { assert.True(t, st.NetworkDown) },
+		"Updated":     func(t *testing.T, st Status) { assert.Equal(t, rep.Updated, st.BotUpdated) },
+	}
+	for i := range reflect.TypeFor[bot.Status]().NumField() {
+		name := reflect.TypeFor[bot.Status]().Field(i).Name
+		if _, ok := shown[name]; !ok {
+			t.Errorf("bot.Status.%s is not shown by the appliance: copy it in applyBotStatus and check it here", name)
+		}
+	}
+
+	hub := NewHub(nil)
+	hub.Update(func(st *Status) { st.Token = TokenStored; st.Storage.OK = true; st.Phase = PhaseRunning })
+	hub.Update(func(st *Status) { applyBotStatus(st, rep) })
+	b, err := hub.Snapshot().JSON()
+	require.NoError(t, err)
+	var got Status
+	require.NoError(t, json.Unmarshal(b, &got))
+	for name, check := range shown {
+		t.Run(name, func(t *testing.T) { check(t, got) })
+	}
+	assert.Equal(t, KindNoNetwork, got.Kind, "the bot's network_down decides the state, not its error text")
+
+	online := rep
+	online.State = bot.StateOnline
+	hub.Update(func(st *Status) { applyBotStatus(st, online) })
+	st := hub.Snapshot()
+	assert.True(t, st.Online)
+	assert.False(t, st.NetworkDown, "never network-down while online")
+	assert.Equal(t, KindInGame, st.Kind)
+	assert.Empty(t, st.Detail)
+}
+
+// TestEveryIndicatorFieldIsFilled: the indicators' status is a real
+// conversion (one match, from our side), so each field of gpio.Status,
+// gpio.Game and gpio.Leg must be set by ToGPIOStatus for some state; a
+// field added there and forgotten here fails.
+func TestEveryIndicatorFieldIsFilled(t *testing.T) {
+	var rep bot.Status
+	n := 0
+	fill(reflect.ValueOf(&rep).Elem(), &n)
+	for i := range rep.Matches {
+		for j := range rep.Matches[i].Legs {
+			l := &rep.Matches[i].Legs[j]
+			l.Status, l.MyColor, l.Turn, l.MyTurn = "active", 1, 1, true
+			if j == 1 {
+				l.Status = "finished"
+			}
+			l.ClocksAt = time.Time{}
+		}
+	}
+	st := Status{Device: Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://192.168.1.23:8080/"}},
+		PairingCode: "4F7K-29QX", Detail: "why"}
+	applyBotStatus(&st, rep)
+	setup, game := st, st
+	setup.Kind, game.Kind = KindTokenRejected, KindInGame
+	set := map[string]bool{}
+	for _, g := range []gpio.Status{ToGPIOStatus(setup, time.Now()), ToGPIOStatus(game, time.Now())} {
+		v := reflect.ValueOf(g)
+		zero := map[string]bool{}
+		for _, z := range zeroFields(v, "gpio.Status") {
+			zero[z] = true
+		}
+		for _, p := range leafPaths(v.Type(), "gpio.Status") {
+			if !zero[p] {
+				set[field(p)] = true
+			}
+		}
+	}
+	set["gpio.Status.Kind"] = true // Starting is its zero value
+	for _, p := range leafPaths(reflect.TypeFor[gpio.Status](), "gpio.Status") {
+		assert.True(t, set[field(p)], "%s is never filled by ToGPIOStatus", field(p))
+	}
+}
+
+// leafPaths lists the leaf fields of type t (slices as their first two
+// elements, as fill makes them).
+func leafPaths(t reflect.Type, path string) []string {
+	switch t.Kind() {
+	case reflect.Struct:
+		if t == reflect.TypeFor[time.Time]() {
+			return []string{path}
+		}
+		var out []string
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() {
+				out = append(out, leafPaths(f.Type, path+"."+f.Name)...)
+			}
+		}
+		return out
+	case reflect.Slice:
+		var out []string
+		for i := range 2 {
+			out = append(out, leafPaths(t.Elem(), fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return out
+	}
+	return []string{path}
+}
+
+// field drops the slice indices of a path: gpio.Status.Game.Legs.MyTurn.
+func field(path string) string { return indexRE.ReplaceAllString(path, "") }
+
+var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
