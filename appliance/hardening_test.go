@@ -298,7 +298,7 @@ func TestStaticServesAssetsOnly(t *testing.T) {
 	e := startEnv(t)
 	for path, want := range map[string]int{
 		"/static/": http.StatusNotFound, "/static/layout.html": http.StatusNotFound, "/static/status.html": http.StatusNotFound,
-		"/static/style.css": http.StatusOK, "/static/refresh.js": http.StatusOK,
+		"/static/style.css": http.StatusOK, "/static/refresh.js": http.StatusOK, "/static/replay.js": http.StatusOK,
 	} {
 		status, body := e.get(path, false)
 		assert.Equal(t, want, status, path)

@@ -9,7 +9,7 @@ import (
 // staticAssets are the files /static/ serves: the pages' style and script.
 // Everything else under web/ (the page templates) and every directory is
 // 404: no listing, no template source.
-var staticAssets = map[string]bool{"style.css": true, "refresh.js": true}
+var staticAssets = map[string]bool{"style.css": true, "refresh.js": true, "replay.js": true}
 
 // staticHandler serves the assets of web/ under /static/ and nothing else.
 func staticHandler() http.Handler {
