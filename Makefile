@@ -49,7 +49,7 @@ cross:
 # without them those tests say SKIPPED and why.
 DEB_PKGS := qemu-user:qemu-aarch64 chromium:chromium qemu-system-arm:qemu-system-aarch64 \
 	qemu-efi-aarch64:/usr/share/qemu-efi-aarch64/QEMU_EFI.fd e2fsprogs:/sbin/debugfs \
-	mtools:mcopy squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++
+	mtools:mcopy dosfstools:/sbin/mkfs.vfat squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++
 deps:
 	@missing=""; for pc in $(DEB_PKGS); do c=$${pc#*:}; command -v $$c >/dev/null 2>&1 || test -e $$c || missing="$$missing $${pc%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
