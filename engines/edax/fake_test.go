@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/internal/enginetest"
-	"flipbot.dev/flipbot/engines/nboard"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -111,7 +111,7 @@ func fakeEdax(args []string) int {
 				case "depth":
 					say("set myname Edax%s", val)
 				case "game":
-					g, err := nboard.ParseGGF(val)
+					g, err := ggf.Parse(val)
 					if err == nil {
 						pos, err = g.Position()
 					}

@@ -19,6 +19,6 @@
 // the budget; an engine that does not answer the next ping in time is
 // killed and started again.
 //
-// [ParseGGF] reads a GGF game (as sent by `set game`) for an NBoard
-// server; [FormatGGF] writes one.
+// Package engines/ggf reads and writes the GGF games that `set game`
+// carries.
 package nboard

@@ -2,6 +2,7 @@ package nboard
 
 import (
 	"bufio"
+	"flipbot.dev/flipbot/engines/ggf"
 	"fmt"
 	"os"
 	"strconv"
@@ -136,7 +137,7 @@ func fakeMain(args []string) int {
 				case "depth":
 					say("set myname Fake%s", val)
 				case "game":
-					g, err := ParseGGF(val)
+					g, err := ggf.Parse(val)
 					if err != nil {
 						fmt.Fprintln(os.Stderr, "Error:", err)
 						continue
