@@ -155,9 +155,8 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 		}
 		return tok, ""
 	}
-	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
-	set(CardUsed, fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name))
-	a.hub.Update(func(st *Status) { st.Bot = info })
+	card := a.cardUsed(info, src)
+	a.hub.Update(func(st *Status) { st.Card, st.Bot = card, info })
 	if src == TokenMemory {
 		return "", tok
 	}
@@ -186,14 +185,20 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 		if err != nil && src != TokenMemory {
 			continue
 		}
-		a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
+		card := a.cardUsed(info, src)
 		a.hub.Update(func(st *Status) {
-			st.Card = CardToken{Present: true, Outcome: CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name)}
+			st.Card = card
 			st.Token, st.Bot, st.PairingCode, st.Rejected = src, info, "", false
 		})
 		a.runner.setToken(a.ctx, tok, src)
 		return
 	}
+}
+
+// cardUsed logs that the card's token won and returns its status.
+func (a *app) cardUsed(info BotInfo, src TokenSource) CardToken {
+	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
+	return CardToken{Present: true, Outcome: CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name)}
 }
 
 // ModTime returns when the stored token was last written.
