@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,6 +42,14 @@ func TestProcessMemory(t *testing.T) {
 		t.Skip("no /proc here")
 	}
 	p := start(t, nil, Config{QuitLine: "quit"}, "echo")
+	// Read its memory once it runs: right after the fork it is still being
+	// exec'd and holds a few KiB.
+	require.NoError(t, p.Send("ready?"))
+	select {
+	case <-p.Lines():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the echo engine did not answer")
+	}
 	m, err := p.Memory()
 	require.NoError(t, err)
 	assert.Greater(t, m.RSS, uint64(100<<10), "a Go test binary holds more than 100 KiB")
