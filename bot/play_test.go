@@ -129,7 +129,9 @@ func (r *memRecorder) all() []record.Game {
 func TestTwoPairsAndAHumanMatchAtOnce(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
-	br := startBot(t, fs, factoryOf(&fakeEngine{}, PerMatch), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 3 })
+	// Moves of 20 ms keep each match running for a second or more, so the
+	// three overlap even when the bot plays instantly otherwise.
+	br := startBot(t, fs, factoryOf(&fakeEngine{behave: "slow", delay: 20 * time.Millisecond}, PerMatch), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 3 })
 	waitOnline(t, fs, br)
 	a := challenge(t, fs, "house", othello.Std)
 	b := challenge(t, fs, "house", othello.Grand)
