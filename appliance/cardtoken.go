@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/appliance/bootfs"
+	"flipbot.dev/flipbot/config"
 )
 
 // CardTokenSource reads the token file an owner put on the SD card's FAT
@@ -116,8 +117,8 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 		return "", ""
 	}
 	if a.envToken != "" {
-		a.log.Info("token source: FS_BOT_TOKEN; the card's token file is ignored")
-		set(CardEnv, "FS_BOT_TOKEN is set and wins over the card's token file.")
+		a.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
+		set(CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
 		return "", ""
 	}
 	stored, serr := a.tokens.Load()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/config"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -342,7 +343,7 @@ func (a *app) initialToken() (string, TokenSource) {
 	switch stored, err := a.tokens.Load(); {
 	case a.envToken != "":
 		tok, src = a.envToken, TokenEnv
-		a.log.Info("using the token from FS_BOT_TOKEN")
+		a.log.Info("using the token from " + config.TokenEnv)
 	case err == nil:
 		tok, src = stored, TokenStored
 		a.log.Info("using the saved token")

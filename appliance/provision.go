@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"flipbot.dev/flipbot/config"
 )
 
 // tokenCheckTimeout bounds the agent_poll that checks a pasted token.
@@ -120,7 +122,7 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s; details in the device's log). The bot runs until the next restart.", info.Name, saveProblem(err))
 	}
 	if a.envToken != "" {
-		notice += " FS_BOT_TOKEN is set in the environment and stays in effect."
+		notice += " " + config.TokenEnv + " is set in the environment and stays in effect."
 		return notice, true
 	}
 	a.hub.Update(func(st *Status) {

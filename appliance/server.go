@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"flipbot.dev/flipbot/config"
 )
 
 //go:embed web
@@ -100,7 +102,7 @@ func colorName(c int) string {
 func tokenText(s TokenSource) string {
 	switch s {
 	case TokenEnv:
-		return "from the environment (FS_BOT_TOKEN)"
+		return "from the environment (" + config.TokenEnv + ")"
 	case TokenStored:
 		return "saved on this device"
 	case TokenMemory:

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"flipbot.dev/flipbot/config"
 )
 
 // BootTokenFileName is the token file an owner may put on the SD card's
@@ -43,8 +45,8 @@ func ParseTokenFile(b []byte) (string, error) {
 	}
 	tok := lines[0]
 	if k, v, ok := strings.Cut(tok, "="); ok {
-		switch strings.ToLower(strings.TrimSpace(k)) {
-		case "token", "fs_bot_token":
+		switch k = strings.TrimSpace(k); {
+		case strings.EqualFold(k, "token"), strings.EqualFold(k, config.TokenEnv):
 			tok = strings.Trim(strings.TrimSpace(v), `"'`)
 		default:
 			return "", errors.New(`the token file holds something other than a token (write only the token, or token=<the token>)`)

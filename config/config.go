@@ -96,7 +96,7 @@ func (b *Bot) EngineKind() string {
 
 // ErrNoToken is returned (wrapped) when FS_BOT_TOKEN is missing or unusable:
 // the connector exits with code 2.
-var ErrNoToken = errors.New("FS_BOT_TOKEN is missing or invalid")
+var ErrNoToken = errors.New(TokenEnv + " is missing or invalid")
 
 // ParseBot parses the connector's arguments (without the program name) and
 // reads the token with getenv. Usage goes to usage. It returns

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -87,7 +88,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	var cmd *exec.Cmd
 	if _, statErr := os.Stat(*flipbot); statErr == nil {
 		cmd = exec.CommandContext(ctx, *flipbot, "--api", base+arena.APIPath, "--stream-url", base+arena.StreamPath, "--engine-name", "flipbot built-in")
-		cmd.Env = append(os.Environ(), "FS_BOT_TOKEN="+token)
+		cmd.Env = append(os.Environ(), config.TokenEnv+"="+token)
 		cmd.Stdout = prefixWriter(stdout, "flipbot | ")
 		cmd.Stderr = prefixWriter(stdout, "flipbot | ")
 		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
