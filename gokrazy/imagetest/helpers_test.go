@@ -192,6 +192,79 @@ func (o *owner) waitFor(what string, timeout time.Duration, ok func(status) bool
 	}
 }
 
+// gameSummary is the part of an /api/games entry the tests read.
+type gameSummary struct {
+	ID    string `json:"id"`
+	Mode  string `json:"mode"`
+	Moves int    `json:"moves"`
+}
+
+// games lists the recorded games, newest first.
+func (o *owner) games() ([]gameSummary, error) {
+	code, body, err := o.get("/api/games")
+	if err != nil {
+		return nil, err
+	}
+	if code != http.StatusOK {
+		return nil, fmt.Errorf("/api/games: %d", code)
+	}
+	var list struct {
+		Games []gameSummary `json:"games"`
+	}
+	return list.Games, json.Unmarshal([]byte(body), &list)
+}
+
+// waitForGame polls /api/games until a finished game with moves is
+// recorded and returns it.
+func (o *owner) waitForGame(timeout time.Duration) gameSummary {
+	o.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var lastErr error
+	for time.Now().Before(deadline) {
+		gs, err := o.games()
+		for _, g := range gs {
+			if g.Moves > 0 {
+				return g
+			}
+		}
+		lastErr = err
+		time.Sleep(2 * time.Second)
+	}
+	o.t.Fatalf("no finished game recorded in %s (last error %v)", timeout, lastErr)
+	return gameSummary{}
+}
+
+// requireGame checks that the game is still listed, on /api/games and on
+// the games page, and that it replays with all its moves.
+func (o *owner) requireGame(want gameSummary, when string) {
+	o.t.Helper()
+	gs, err := o.games()
+	require.NoError(o.t, err)
+	var found bool
+	for _, g := range gs {
+		found = found || g == want
+	}
+	require.True(o.t, found, "game %s listed by /api/games %s (list: %+v)", want.ID, when, gs)
+
+	code, body, err := o.get("/api/games/" + want.ID)
+	require.NoError(o.t, err)
+	require.Equal(o.t, http.StatusOK, code, "/api/games/%s %s", want.ID, when)
+	var rec struct {
+		Moves []json.RawMessage `json:"moves"`
+	}
+	require.NoError(o.t, json.Unmarshal([]byte(body), &rec))
+	require.Len(o.t, rec.Moves, want.Moves, "every move of game %s kept %s", want.ID, when)
+
+	code, body, err = o.get("/games")
+	require.NoError(o.t, err)
+	require.Equal(o.t, http.StatusOK, code)
+	require.Contains(o.t, body, "/games/"+want.ID, "the games page lists game %s %s", want.ID, when)
+	code, body, err = o.get("/games/" + want.ID)
+	require.NoError(o.t, err)
+	require.Equal(o.t, http.StatusOK, code)
+	require.Equal(o.t, want.Moves+1, strings.Count(body, `class="frame"`), "the replay steps through every move %s", when)
+}
+
 // runTool runs a command and returns its output and error without failing.
 func runTool(name string, args ...string) (string, error) {
 	out, err := exec.Command(name, args...).CombinedOutput()

@@ -25,6 +25,8 @@ import (
 // both of an owner's first-boot paths and a gok update in each:
 //   - pairing: the setup page answers, the pairing code is read from
 //     gokrazy's log, the token is posted, the bot goes online and plays;
+//     it records a finished game, which the games page still lists and
+//     replays move by move after the update's reboots;
 //   - card: a flipbot-token.txt copied onto the boot partition (as from a
 //     laptop) puts the bot online with no setup page.
 //
@@ -69,7 +71,11 @@ func TestOfflineVM(t *testing.T) {
 			assert.Contains(t, string(b), `<option value="egaroucid"`, "the image's Egaroucid is offered for std")
 		}
 
+		game := o.waitForGame(6 * time.Minute)
+		t.Logf("game %s (%s, %d moves) recorded %.0f s after power-on", game.ID, game.Mode, game.Moves, time.Since(g.start).Seconds())
+
 		g.update(t, vars, o)
+		o.requireGame(game, "after gok update (the device rebooted)")
 		g.powerOff(t)
 	})
 
