@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,8 @@ const Env = "FLIPBOT_FAKE_EGAROUCID"
 // adapter's callers, like the appliance, pass no -fake argument.
 const BehaviourFile = "fake-behaviour"
 
-// HogMiB is how much memory the "hog" behaviours allocate and touch.
+// HogMiB is how much memory the "hog" behaviours allocate and touch
+// unless their argument says.
 const HogMiB = 256
 
 // Main is a TestMain: a test binary started by the adapter as Egaroucid
@@ -71,9 +73,10 @@ func Install(t testing.TB, behaviour string) string {
 // 3"), slow (go takes a minute), slowstart (go takes a minute in the
 // starting position), crash (exit on go), illegal (answer a1), garbage (an
 // error line before the answer), loading (the first command is read after
-// 600 ms, as a real start-up), deaf (never reads a command), hog (HogMiB
-// allocated and touched before the first command is read, like the stock
-// build's tables), hogslow (the same, then 30 s before reading it).
+// 600 ms, as a real start-up), deaf (never reads a command), hog [MiB]
+// (HogMiB, or MiB, allocated and touched before the first command is read,
+// like the stock build's tables), hogslow [MiB] (the same, then 30 s before
+// reading it), think MS (go takes MS milliseconds).
 func Fake(args []string) int {
 	behaviour := ""
 	if i := slices.Index(args, "-fake"); i >= 0 && i+1 < len(args) {
@@ -81,6 +84,8 @@ func Fake(args []string) int {
 	} else if b, err := os.ReadFile(BehaviourFile); err == nil {
 		behaviour = strings.TrimSpace(string(b))
 	}
+	behaviour, arg, _ := strings.Cut(behaviour, " ")
+	n, _ := strconv.Atoi(strings.TrimSpace(arg))
 	if !slices.Contains(args, "-noboard") {
 		return 6
 	}
@@ -95,7 +100,11 @@ func Fake(args []string) int {
 	case "deaf":
 		time.Sleep(time.Hour)
 	case "hog", "hogslow":
-		mem, err := hog(HogMiB << 20)
+		mib := HogMiB
+		if n > 0 {
+			mib = n
+		}
+		mem, err := hog(mib << 20)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "[ERROR] hog:", err)
 			return 7
@@ -138,6 +147,8 @@ func Fake(args []string) int {
 				if pos.Black.Count()+pos.White.Count() == 4 {
 					time.Sleep(time.Minute)
 				}
+			case "think":
+				time.Sleep(time.Duration(n) * time.Millisecond)
 			case "crash":
 				return 3
 			case "illegal":
