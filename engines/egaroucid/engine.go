@@ -407,8 +407,9 @@ func (e *Engine) refuse(m proc.Memory, when string) error {
 	if e.refused != nil {
 		return e.refused
 	}
-	e.refused = fmt.Errorf("%w: %d MiB resident %s, over the %d MiB limit of its %d MiB share (%s): %s",
-		ErrOverShare, m.Peak>>20, when, OverShareLimit(e.opts.MemoryShare)>>20, e.opts.MemoryShare>>20, e.bin, overShareFix)
+	mib := func(b uint64) float64 { return float64(b) / (1 << 20) }
+	e.refused = fmt.Errorf("%w: %.1f MiB resident %s, over the %.1f MiB limit of its %.1f MiB share (%s): %s",
+		ErrOverShare, mib(m.Peak), when, mib(OverShareLimit(e.opts.MemoryShare)), mib(e.opts.MemoryShare), e.bin, overShareFix)
 	e.log.Debug("egaroucid refused", "err", e.refused)
 	return e.refused
 }
