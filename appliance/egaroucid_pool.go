@@ -44,7 +44,7 @@ type egaroucidPool struct {
 }
 
 // lease is what one std match plays with: two Egaroucid engines (legs 0 and
-// 1), or none (the built-in engine).
+// 1; one for a human match), or none (the built-in engine).
 type lease struct {
 	engines []stdEngine // nil: the built-in engine (no slot was free)
 	match   int64
@@ -130,8 +130,9 @@ func (p *egaroucidPool) acquire() *lease {
 
 // bind ties a lease to its match, once, and logs what the match plays std
 // with. A bound lease stays the match's until the match ends (retain),
-// across a discard of the engine that held it (claim).
-func (p *egaroucidPool) bind(l *lease, match int64) {
+// across a discard of the engine that held it (claim). A human match has
+// one leg: its second Egaroucid goes back to the pool.
+func (p *egaroucidPool) bind(l *lease, match int64, human bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if l.bound || l.freed {
@@ -139,6 +140,11 @@ func (p *egaroucidPool) bind(l *lease, match int64) {
 	}
 	l.match, l.bound = match, true
 	p.byMatch[match] = l
+	if human && len(l.engines) == 2 {
+		p.idle = append(p.idle, l.engines[1])
+		l.engines = l.engines[:1]
+		p.leased--
+	}
 	switch {
 	case l.engines != nil:
 		p.log.Info("std match plays with Egaroucid", "match", match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
@@ -170,7 +176,15 @@ func (p *egaroucidPool) engine(l *lease, leg int) stdEngine {
 	if l.engines == nil || p.refused != nil || p.closed || l.freed {
 		return nil
 	}
-	return l.engines[leg&1]
+	return l.engines[(leg&1)%len(l.engines)]
+}
+
+// builtinOnly reports whether the lease plays std with the built-in
+// engine (no slot was free for its match).
+func (p *egaroucidPool) builtinOnly(l *lease) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return l.engines == nil
 }
 
 // detach is called when the engine holding the lease is closed. An

@@ -163,6 +163,31 @@ func TestEgaroucidSlots(t *testing.T) {
 	assert.Equal(t, 0, builtin.closed)
 }
 
+// TestEgaroucidHumanMatch: a human std match has one leg: it keeps one
+// Egaroucid and gives the other back at its first move.
+func TestEgaroucidHumanMatch(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 4, nil)
+	human := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, human.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	round := 1
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
+		Wire: &othello.EngineRequest{MatchID: 5, Leg: 0, RoundNo: &round}}
+	r, err := human.Move(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, 100, r.Move)
+	tp.check(t, 2, 1)
+	a, b := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}},
+		&modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, a.StartFor(othello.Std))
+	tp.check(t, 3, 3)
+	require.NoError(t, b.StartFor(othello.Std))
+	assert.Equal(t, builtinMove, stdMove(t, b, 7, 0), "one slot left: not a pair")
+	assert.ElementsMatch(t, []int{101, 102}, []int{stdMove(t, a, 6, 0), stdMove(t, a, 6, 1)}, "the human match's second one, warm, and a new one")
+	tp.check(t, 3, 3)
+}
+
 func (tp *testPool) pollAndCheck(t *testing.T, st bot.Status, live, leased int) {
 	t.Helper()
 	tp.retain(st)

@@ -41,7 +41,7 @@ func (m *modeEngine) Name() string {
 	m.mu.Lock()
 	l := m.lease
 	m.mu.Unlock()
-	if l != nil && l.engines == nil {
+	if l != nil && m.pool.builtinOnly(l) {
 		return m.builtin.Name() + "; std: built-in (every Egaroucid slot taken)"
 	}
 	return m.builtin.Name() + "; std: Egaroucid"
@@ -111,7 +111,8 @@ func (m *modeEngine) leaseFor(req engines.Request) *lease {
 		m.lease = m.pool.acquire()
 	}
 	if req.Wire != nil {
-		m.pool.bind(m.lease, req.Wire.MatchID)
+		// round_no comes with human matches only (one leg).
+		m.pool.bind(m.lease, req.Wire.MatchID, req.Wire.RoundNo != nil)
 	}
 	return m.lease
 }
