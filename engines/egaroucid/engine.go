@@ -177,6 +177,65 @@ func (e *Engine) Start() error {
 	return e.slot.Start()
 }
 
+// warmStep is how long Warm waits for the ready probe's answer at a time
+// before it lets a move take its turn.
+const warmStep = 250 * time.Millisecond
+
+// Warm starts the process, if it is not running, and waits within ctx
+// until it has answered its ready probe, its memory checked as at a first
+// move: the appliance checks a new build this way, with one process, before
+// it starts more. It returns nil once the engine is ready, the refusal
+// (ErrOverShare), the process's end, or ctx's error. While it waits it
+// lets moves take their turn (a move then waits for the same start-up).
+func (e *Engine) Warm(ctx context.Context) error {
+	for {
+		if err := e.Refused(); err != nil {
+			return err
+		}
+		if !e.slot.Acquire(ctx) {
+			return ctx.Err()
+		}
+		done, err := e.warmStep(ctx)
+		e.slot.Release()
+		if done {
+			return err
+		}
+	}
+}
+
+// warmStep is one wait of Warm, holding the turn: done is false while the
+// process is still loading.
+func (e *Engine) warmStep(ctx context.Context) (done bool, err error) {
+	p, _, err := e.slot.Process()
+	if err != nil {
+		return true, fmt.Errorf("egaroucid: %w", err)
+	}
+	if p == e.ready {
+		return true, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, warmStep)
+	err = e.awaitReady(wctx, p)
+	cancel()
+	if err == nil {
+		err = e.checkMemory(p)
+	}
+	if rerr := e.Refused(); rerr != nil {
+		e.slot.Retire(p, false)
+		return true, rerr
+	}
+	switch {
+	case err == nil:
+		e.ready = p
+		return true, nil
+	case errors.Is(err, errEOF):
+		e.slot.Retire(p, true)
+		return true, fmt.Errorf("egaroucid start: %w", err)
+	case ctx.Err() != nil:
+		return true, ctx.Err()
+	}
+	return false, nil
+}
+
 // Refused returns the error that made the engine refuse Egaroucid (one
 // matching ErrOverShare), or nil.
 func (e *Engine) Refused() error {

@@ -72,6 +72,44 @@ func TestRefusesABuildOverItsShare(t *testing.T) {
 	}
 }
 
+func TestWarm(t *testing.T) {
+	linuxOnly(t)
+	enginetest.NoLeak(t)
+	ok := newFakeWith(t, Options{MemoryShare: testShare, RefuseOverShare: true}, "loading")
+	require.NoError(t, ok.Warm(context.Background()), "ready, inside its share")
+	require.NoError(t, ok.Warm(context.Background()), "already ready")
+	res, err := ok.Move(context.Background(), request(othello.New(othello.Std), 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(othello.New(othello.Std)), res.Move)
+	starts, _ := ok.Stats()
+	assert.Equal(t, 1, starts, "the move used the warmed process")
+	require.NoError(t, ok.Close())
+
+	// A move while Warm waits takes its turn and waits for the same start-up.
+	both := newFakeWith(t, Options{}, "loading")
+	warmed := make(chan error, 1)
+	go func() { warmed <- both.Warm(context.Background()) }()
+	require.Eventually(t, both.slot.Running, 5*time.Second, 5*time.Millisecond)
+	res, err = both.Move(context.Background(), request(othello.New(othello.Std), 5*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, first(othello.New(othello.Std)), res.Move)
+	require.NoError(t, <-warmed)
+	starts, _ = both.Stats()
+	assert.Equal(t, 1, starts)
+	require.NoError(t, both.Close())
+
+	hog := newFakeWith(t, Options{MemoryShare: testShare, RefuseOverShare: true}, "hogslow")
+	require.ErrorIs(t, hog.Warm(context.Background()), ErrOverShare)
+	assert.False(t, hog.slot.Running())
+	require.NoError(t, hog.Close())
+
+	deaf := newFakeWith(t, Options{}, "deaf")
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel()
+	require.ErrorIs(t, deaf.Warm(ctx), context.DeadlineExceeded)
+	require.NoError(t, deaf.Close())
+}
+
 func TestOverShareOnlyReportedWithoutRefuse(t *testing.T) {
 	linuxOnly(t)
 	var log enginetest.Log
