@@ -1,8 +1,11 @@
 package appliance
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
@@ -16,7 +19,15 @@ type stdEngine interface {
 	engines.Engine
 	// Start starts the process ahead of the first move.
 	Start() error
+	// Warm starts the process and waits until it is ready, its memory
+	// checked (an error matching egaroucid.ErrOverShare refuses the build).
+	Warm(ctx context.Context) error
 }
+
+// probeTimeout bounds the start-up check of the first Egaroucid (a stock
+// build is refused within seconds; a start-up this long is a hang, which
+// the moves handle).
+const probeTimeout = 2 * time.Minute
 
 // egaroucidPool owns the appliance's Egaroucid processes for std: at most
 // slots of them, the most that fit the device's memory bound in whole
@@ -41,6 +52,12 @@ type egaroucidPool struct {
 	byMatch map[int64]*lease   // leases bound to their match
 	refused error              // why Egaroucid is no longer used
 	closed  bool
+	// probing: the first process is being checked (probe); the processes
+	// of leases made meanwhile start once it has passed (pending).
+	probing bool
+	pending []stdEngine
+	cancel  context.CancelFunc // ends the probe
+	probes  sync.WaitGroup
 }
 
 // lease is what one std match plays with: two Egaroucid engines (legs 0 and
@@ -119,13 +136,73 @@ func (p *egaroucidPool) acquire() *lease {
 			p.leased += 2
 		}
 	}
+	var start []stdEngine
+	if p.probing {
+		p.pending = append(p.pending, l.engines...) // started once the first one has passed its check
+	} else {
+		start = l.engines
+	}
 	p.mu.Unlock()
-	for _, e := range l.engines {
+	p.start(start)
+	return l
+}
+
+func (p *egaroucidPool) start(list []stdEngine) {
+	for _, e := range list {
 		if err := e.Start(); err != nil {
 			p.log.Warn("Egaroucid did not start ahead of the match; its first move starts it", "err", err)
 		}
 	}
-	return l
+}
+
+// probe checks the build up front, when the player starts: one Egaroucid
+// is started and waited for, its memory checked, before any other is
+// started (a stock build is killed while it writes its tables, and only
+// one of them at a time). A refused build is reported then, not at the
+// first std move. The process is kept, warm, for the first std match.
+func (p *egaroucidPool) probe(ctx context.Context) {
+	p.mu.Lock()
+	if p.refused != nil || p.closed || p.probing || len(p.all) >= p.slots {
+		p.mu.Unlock()
+		return
+	}
+	e, err := p.newEngine()
+	if err != nil {
+		p.mu.Unlock()
+		p.log.Warn("Egaroucid could not be made", "err", err)
+		return
+	}
+	p.all[e] = true
+	p.idle = append(p.idle, e)
+	p.probing = true
+	ctx, p.cancel = context.WithTimeout(ctx, probeTimeout)
+	cancel := p.cancel
+	p.probes.Add(1)
+	p.mu.Unlock()
+	go func() {
+		defer p.probes.Done()
+		defer cancel()
+		began := time.Now()
+		err := e.Warm(ctx)
+		switch {
+		case errors.Is(err, egaroucid.ErrOverShare):
+			p.refuse(err)
+		case err != nil:
+			p.log.Warn("the first Egaroucid did not get ready; starting the others anyway", "err", err)
+		default:
+			p.log.Info("Egaroucid checked: started, answered, inside its memory share",
+				"startup_ms", time.Since(began).Milliseconds())
+		}
+		p.mu.Lock()
+		p.probing = false
+		list := p.pending
+		p.pending = nil
+		if p.refused != nil || p.closed {
+			list = nil
+		}
+		p.mu.Unlock()
+		p.start(list)
+	}()
 }
 
 // bind ties a lease to its match, once, and logs what the match plays std
@@ -269,8 +346,12 @@ func (p *egaroucidPool) Close() {
 	p.mu.Lock()
 	p.closed = true
 	list := p.takeAll()
+	if p.cancel != nil {
+		p.cancel()
+	}
 	p.mu.Unlock()
 	closeAll(list, p.log)
+	p.probes.Wait()
 }
 
 // takeAll empties the pool (p.mu held) and returns every engine, idle or
@@ -283,6 +364,7 @@ func (p *egaroucidPool) takeAll() []stdEngine {
 	}
 	clear(p.all)
 	p.idle = nil
+	p.pending = nil
 	return list
 }
 

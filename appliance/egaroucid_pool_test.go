@@ -25,7 +25,22 @@ type fakeStd struct {
 	starts  int
 	closed  int
 	moveErr error
+	warmErr error
+	gate    chan struct{} // Warm waits for it when set
 }
+
+func (e *fakeStd) Warm(ctx context.Context) error {
+	if e.gate != nil {
+		select {
+		case <-e.gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return e.warmErr
+}
+
+func (e *fakeStd) startCount() int { e.mu.Lock(); defer e.mu.Unlock(); return e.starts }
 
 func (e *fakeStd) Name() string                 { return fmt.Sprintf("egaroucid %d", e.id) }
 func (e *fakeStd) Supports(m othello.Mode) bool { return m == othello.Std }
@@ -42,8 +57,10 @@ func (e *fakeStd) Move(context.Context, engines.Request) (engines.Result, error)
 // testPool is a pool of slots fake engines (ids 100, 101, …).
 type testPool struct {
 	*egaroucidPool
-	made []*fakeStd
-	log  syncBuffer
+	made    []*fakeStd
+	log     syncBuffer
+	warmErr error
+	gate    chan struct{}
 }
 
 func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
@@ -51,7 +68,7 @@ func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
 	tp.egaroucidPool = &egaroucidPool{slots: slots, byMatch: map[int64]*lease{}, all: map[stdEngine]bool{},
 		log: slog.New(slog.NewTextHandler(&tp.log, nil))}
 	tp.newEngine = func() (stdEngine, error) {
-		e := &fakeStd{id: 100 + len(tp.made), moveErr: moveErr}
+		e := &fakeStd{id: 100 + len(tp.made), moveErr: moveErr, warmErr: tp.warmErr, gate: tp.gate}
 		tp.made = append(tp.made, e)
 		return e, nil
 	}
@@ -224,3 +241,41 @@ func TestEgaroucidRefusedPlaysBuiltin(t *testing.T) {
 }
 
 func countOf(b *syncBuffer, sub string) int { return strings.Count(b.String(), sub) }
+
+// TestEgaroucidProbe: the player checks the build with one process at
+// start; a match accepted meanwhile gets its pair, whose second process
+// starts only once the first has passed.
+func TestEgaroucidProbe(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 2, nil)
+	tp.gate = make(chan struct{})
+	tp.probe(context.Background())
+	tp.check(t, 1, 0)
+	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, m.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	assert.Zero(t, tp.made[1].startCount(), "not started while the first is being checked")
+	close(tp.gate)
+	require.Eventually(t, func() bool { return tp.made[1].startCount() == 1 }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid checked"), tp.log.String())
+	assert.NoError(t, tp.Refused())
+}
+
+// TestEgaroucidProbeRefuses: a build over its share is refused up front,
+// when the player starts: one line, nothing else started, std is the
+// built-in engine's.
+func TestEgaroucidProbeRefuses(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 2, nil)
+	tp.warmErr = fmt.Errorf("%w: 343.2 MiB resident while starting", egaroucid.ErrOverShare)
+	tp.probe(context.Background())
+	require.Eventually(t, func() bool { return tp.Refused() != nil }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
+	require.Len(t, tp.made, 1)
+	assert.True(t, tp.made[0].isClosed())
+	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, m.StartFor(othello.Std))
+	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0))
+	assert.Len(t, tp.made, 1, "nothing else made")
+	assert.Zero(t, tp.made[0].startCount())
+}

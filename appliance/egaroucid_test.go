@@ -100,6 +100,26 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	assert.Zero(t, fakeProcesses(t, bin), "not started again")
 }
 
+// TestEgaroucidRefusedUpFront: the player checks the build when it starts
+// (probe): a build over a 1 GB Pi's share is refused before any match, with
+// one line, and nothing of it keeps running.
+func TestEgaroucidRefusedUpFront(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("SKIPPED: process memory is read from /proc (Linux only)")
+	}
+	var logs syncBuffer
+	bin := egaroucidtest.Install(t, "hogslow 400")
+	pool := newEgaroucidPool(bin, DefaultSettings(), pi3, testLogger(&logs))
+	require.NotNil(t, pool)
+	defer pool.Close()
+	pool.probe(context.Background())
+	require.Eventually(t, func() bool { return pool.Refused() != nil }, 20*time.Second, 10*time.Millisecond)
+	assert.ErrorIs(t, pool.Refused(), egaroucid.ErrOverShare)
+	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"), logs.String())
+	assert.Contains(t, logs.String(), "while starting")
+	require.Eventually(t, func() bool { return fakeProcesses(t, bin) == 0 }, 5*time.Second, 20*time.Millisecond)
+}
+
 // TestTwoStdMatchesOnA1GBPi is the case: a 1 GB Pi (906 MiB, 4
 // cores) with the default two matches at once and Egaroucid for std. Two
 // std matches at once against the local arena: the first plays both legs
@@ -244,6 +264,29 @@ func waitLog(t *testing.T, logs *syncBuffer, s string) {
 // TestRealLowMemoryEgaroucidOnA1GBPi.
 const lowMemoryEnv = "FLIPBOT_EGAROUCID_LOWMEM"
 
+// TestRealStockEgaroucidRefusedOnA1GBPi: the stock Egaroucid 7.8 of
+// ../shared/engines (1.33 GiB at start) on a 1 GB Pi is refused when the
+// player starts, before any match, and killed before it takes the memory.
+func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the real Egaroucid; skipped with -short")
+	}
+	bin, err := filepath.Abs(filepath.Join("..", "..", "shared", "engines", "egaroucid-7.8", "bin", "Egaroucid_for_Console.out"))
+	require.NoError(t, err)
+	if _, err := os.Stat(bin); err != nil {
+		t.Skipf("SKIPPED: the real Egaroucid is not here (%v); see ../shared/engines/README.md", err)
+	}
+	var logs syncBuffer
+	pool := newEgaroucidPool(bin, DefaultSettings(), pi3, testLogger(&logs))
+	require.NotNil(t, pool)
+	defer pool.Close()
+	pool.probe(context.Background())
+	require.Eventually(t, func() bool { return pool.Refused() != nil }, time.Minute, 10*time.Millisecond)
+	t.Log(pool.Refused())
+	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"))
+	require.Eventually(t, func() bool { return fakeProcesses(t, bin) == 0 }, 5*time.Second, 20*time.Millisecond)
+}
+
 // TestRealLowMemoryEgaroucidOnA1GBPi runs the real low-memory Egaroucid as
 // the appliance would on a 1 GB Pi with two matches at once: one std
 // match, both legs, sized by the pool (-hash 20); both processes answer a
@@ -265,6 +308,7 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	plan := sizing.Egaroucid(pi3, pool.slots)
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	m := &modeEngine{builtin: builtin, pool: pool, off: map[othello.Mode]bool{}}
+	pool.probe(context.Background()) // as the player does: the first one checked
 	require.NoError(t, m.StartFor(othello.Std))
 	errs := make(chan error, 2)
 	for leg := range 2 {

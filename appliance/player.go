@@ -56,6 +56,7 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 	factory, pool := p.engineFactory(builtin, s)
 	onStatus := report
 	if pool != nil {
+		pool.probe(ctx)
 		defer pool.Close() // after the bot has closed its engines
 		onStatus = func(st bot.Status) {
 			pool.retain(st)
