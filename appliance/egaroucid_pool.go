@@ -36,10 +36,11 @@ const probeTimeout = 2 * time.Minute
 // between matches so that the next match does not wait for their
 // start-up. A std match that comes while every slot is leased plays both
 // its legs with the built-in engine: the two legs of a match always play
-// the same kind of engine, and a match keeps its kind to its end. A build
-// that takes more memory than its share (a stock Egaroucid) is refused:
-// every process is stopped and the built-in engine plays std from then on.
-// Safe for concurrent use.
+// the same kind of engine, and a match keeps its kind to its end. The
+// build is checked when the player starts (probe): one process first,
+// its memory read; one that takes more than its share (a stock Egaroucid)
+// is refused: every process is stopped and the built-in engine plays std
+// from then on. Safe for concurrent use.
 type egaroucidPool struct {
 	newEngine func() (stdEngine, error)
 	slots     int
@@ -102,7 +103,8 @@ func newEgaroucidPool(path string, s Settings, m sizing.Machine, log *slog.Logge
 		log:   log,
 		newEngine: func() (stdEngine, error) {
 			return egaroucid.New(egaroucid.Options{Path: path, Threads: p.Threads, Hash: p.Table,
-				MemoryShare: p.Share, RefuseOverShare: true, Logger: log})
+				MemoryShare: p.Share, RefuseOverShare: true, Logger: log,
+				StderrLevel: slog.LevelDebug}) // its time limit, at every move
 		},
 		byMatch: map[int64]*lease{},
 		all:     map[stdEngine]bool{},
@@ -111,7 +113,8 @@ func newEgaroucidPool(path string, s Settings, m sizing.Machine, log *slog.Logge
 
 // acquire returns a new lease: two Egaroucid engines (warm ones first)
 // when two slots are free, else the built-in engine. The Egaroucid
-// processes are started in the background.
+// processes are started (not waited for; while the first process is being
+// checked, once it has passed).
 func (p *egaroucidPool) acquire() *lease {
 	l := &lease{}
 	p.mu.Lock()
