@@ -25,5 +25,7 @@
 // watches the resident size while the process starts, kills it once it
 // passes [OverShareLimit], and refuses Egaroucid from then on: Start and
 // Move return an error matching [ErrOverShare], naming what was found and
-// how to build the low-memory variant.
+// how to build the low-memory variant. [Engine.Warm] starts the process and
+// waits for its ready answer with that check, so that a caller can check a
+// build with one process before it starts more.
 package egaroucid
