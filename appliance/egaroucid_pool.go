@@ -37,7 +37,7 @@ const probeTimeout = 2 * time.Minute
 // start-up. A std match that comes while every slot is leased plays both
 // its legs with the built-in engine: the two legs of a match always play
 // the same kind of engine, and a match keeps its kind to its end. The
-// build is checked when the player starts (probe): one process first,
+// build is checked up front, once the bot is online (probe): one process first,
 // its memory read; one that takes more than its share (a stock Egaroucid)
 // is refused: every process is stopped and the built-in engine plays std
 // from then on. Safe for concurrent use.
@@ -158,9 +158,9 @@ func (p *egaroucidPool) start(list []stdEngine) {
 	}
 }
 
-// probe checks the build up front, when the player starts: one Egaroucid
-// is started and waited for, its memory checked, before any other is
-// started (a stock build is killed while it writes its tables, and only
+// probe checks the build up front (the player calls it as the bot comes
+// online): one Egaroucid is started and waited for, its memory checked,
+// before any other is started (a stock build is killed while it writes its tables, and only
 // one of them at a time). A refused build is reported then, not at the
 // first std move. The process is kept, warm, for the first std match.
 func (p *egaroucidPool) probe(ctx context.Context) {

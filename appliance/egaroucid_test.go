@@ -284,7 +284,8 @@ func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
 	require.Eventually(t, func() bool { return pool.Refused() != nil }, time.Minute, 10*time.Millisecond)
 	t.Log(pool.Refused())
 	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"))
-	require.Eventually(t, func() bool { return fakeProcesses(t, bin) == 0 }, 5*time.Second, 20*time.Millisecond)
+	live, _ := pool.counts()
+	assert.Zero(t, live, "every Egaroucid closed (other tests may run the same binary: no process count here)")
 }
 
 // TestRealLowMemoryEgaroucidOnA1GBPi runs the real low-memory Egaroucid as

@@ -56,9 +56,14 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 	factory, pool := p.engineFactory(builtin, s)
 	onStatus := report
 	if pool != nil {
-		pool.probe(ctx)
 		defer pool.Close() // after the bot has closed its engines
-		onStatus = func(st bot.Status) {
+		var probed bool
+		onStatus = func(st bot.Status) { // from the bot's loop, one call at a time
+			if !probed && (st.Online() || len(st.Matches) > 0) {
+				// The build is checked once the token works, before any match.
+				probed = true
+				pool.probe(ctx)
+			}
 			pool.retain(st)
 			if report != nil {
 				report(st)
