@@ -2,33 +2,49 @@ package appliance
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"log/slog"
+	"sync"
+	"time"
 
-	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
-	"flipbot.dev/flipbot/engines/sizing"
 )
 
 // modeEngine plays each game mode with the engine the settings choose: the
-// shared built-in engine, or (std only) an Egaroucid instance of its own.
-// Modes set to "off" are not supported, so the bot rejects them.
+// shared built-in engine, or (std only) the two Egaroucid engines that the
+// pool leases to this match (one per leg). With Egaroucid the bot makes one
+// modeEngine per match; without it, one for everything. Modes set to "off"
+// are not supported, so the bot rejects them.
 type modeEngine struct {
 	builtin engines.Engine // shared; closed by the owner of the player, not here
-	std     engines.Engine // Egaroucid for std, or nil; closed by Close
+	pool    *egaroucidPool // Egaroucid for std, or nil
 	off     map[othello.Mode]bool
+
+	mu     sync.Mutex
+	lease  *lease // this match's std engines, once leased
+	closed bool
 }
 
 var _ engines.Engine = (*modeEngine)(nil)
 
-// Name names the engines in use.
+// Name names the engines in use: for std, Egaroucid, or the built-in
+// engine and why.
 func (m *modeEngine) Name() string {
-	if m.std != nil {
-		return m.builtin.Name() + "; std: " + m.std.Name()
+	if m.pool == nil {
+		return m.builtin.Name()
 	}
-	return m.builtin.Name()
+	if err := m.pool.Refused(); err != nil {
+		return m.builtin.Name() + "; std: built-in (Egaroucid refused: more memory than its share)"
+	}
+	m.mu.Lock()
+	l := m.lease
+	m.mu.Unlock()
+	if l != nil && m.pool.builtinOnly(l) {
+		return m.builtin.Name() + "; std: built-in (every Egaroucid slot taken)"
+	}
+	return m.builtin.Name() + "; std: Egaroucid"
 }
 
 // Supports is false for modes the settings turn off.
@@ -36,41 +52,95 @@ func (m *modeEngine) Supports(mode othello.Mode) bool {
 	if m.off[mode] {
 		return false
 	}
-	if mode == othello.Std && m.std != nil {
-		return m.std.Supports(mode)
-	}
 	return m.builtin.Supports(mode)
 }
 
-// Move asks the engine of the request's mode.
+// Move asks the engine of the request's mode. A std move whose Egaroucid
+// was refused for its memory (then or meanwhile) is played by the built-in
+// engine in the time left, so that no move is lost for it.
 func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	mode := req.Position.Mode
 	if m.off[mode] {
 		return engines.Result{}, fmt.Errorf("mode %s is off in the settings", mode)
 	}
-	if mode == othello.Std && m.std != nil {
-		return m.std.Move(ctx, req)
+	if mode != othello.Std || m.pool == nil {
+		return m.builtin.Move(ctx, req)
+	}
+	start := time.Now()
+	leg := 0
+	if req.Wire != nil {
+		leg = req.Wire.Leg
+	}
+	e := m.pool.engine(m.leaseFor(req), leg)
+	if e == nil {
+		return m.builtin.Move(ctx, req)
+	}
+	res, err := e.Move(ctx, req)
+	if err == nil || ctx.Err() != nil {
+		return res, err
+	}
+	if errors.Is(err, egaroucid.ErrOverShare) {
+		m.pool.refuse(err)
+	}
+	if m.pool.Refused() == nil {
+		return res, err
+	}
+	spent := time.Since(start)
+	req.Budget -= spent
+	req.Remaining -= spent
+	if req.Budget <= 0 {
+		return res, err
 	}
 	return m.builtin.Move(ctx, req)
 }
 
-// StartFor starts the per-leg Egaroucid ahead of a std match's first move
-// (the bot calls it when it accepts the match); the built-in engine needs
-// no start.
+// leaseFor returns this match's lease, leasing or claiming it on the first
+// std move: the lease the pool keeps for the request's match (after a
+// discard), or a new one. It is bound to the match when the request says
+// which.
+func (m *modeEngine) leaseFor(req engines.Request) *lease {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lease == nil && req.Wire != nil {
+		m.lease = m.pool.claim(req.Wire.MatchID)
+	}
+	if m.lease == nil && m.closed {
+		return &lease{} // a move racing the close: nothing leased that no one would give back
+	}
+	if m.lease == nil {
+		m.lease = m.pool.acquire()
+	}
+	if req.Wire != nil {
+		// round_no comes with human matches only (one leg).
+		m.pool.bind(m.lease, req.Wire.MatchID, req.Wire.RoundNo != nil)
+	}
+	return m.lease
+}
+
+// StartFor leases the match's Egaroucid engines and starts them ahead of
+// a std match's first move (the bot calls it when it accepts the match);
+// the built-in engine needs no start.
 func (m *modeEngine) StartFor(mode othello.Mode) error {
-	if mode != othello.Std || m.std == nil {
+	if mode != othello.Std || m.pool == nil {
 		return nil
 	}
-	if st, ok := m.std.(bot.Starter); ok {
-		return st.Start()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lease == nil && !m.closed {
+		m.lease = m.pool.acquire()
 	}
 	return nil
 }
 
-// Close closes the per-leg Egaroucid, not the shared built-in engine.
+// Close gives the match's Egaroucid engines back to the pool (which keeps
+// them running for the next match), not the shared built-in engine.
 func (m *modeEngine) Close() error {
-	if m.std != nil {
-		return m.std.Close()
+	m.mu.Lock()
+	l := m.lease
+	m.closed = true
+	m.mu.Unlock()
+	if l != nil {
+		m.pool.detach(l)
 	}
 	return nil
 }
@@ -87,30 +157,4 @@ func offModes(s Settings) map[othello.Mode]bool {
 		}
 	}
 	return off
-}
-
-// stdEgaroucid returns the maker of the per-leg Egaroucid for std, sized
-// to the device (engines/sizing): each leg gets half the cores (at most
-// the settings' threads) and the largest table that keeps the Egaroucid
-// of every leg of every match the settings allow at once inside the
-// memory bound. When even its smallest table does not fit (a 512 MiB Zero
-// 2 W; a 1 GB Pi with two matches at once) it returns nil and logs why:
-// std is then played by the built-in engine and the device keeps working.
-func stdEgaroucid(path string, s Settings, m sizing.Machine, log *slog.Logger) func() (engines.Engine, error) {
-	legs := 2 * max(1, s.MaxMatches)
-	p := sizing.Egaroucid(m, legs)
-	if s.Threads > 0 {
-		p.Threads = min(p.Threads, s.Threads)
-	}
-	args := []any{"processes", legs, "rss_mib_estimate", p.RSS >> 20, "share_mib", p.Share >> 20,
-		"memory_mib", m.Memory >> 20, "hash_level", p.Table, "threads", p.Threads}
-	if !p.Fits {
-		log.Warn("Egaroucid does not fit this device's memory for every std leg at once; std is played by the built-in engine "+
-			"(fewer matches at once in the settings may let it fit)", args...)
-		return nil
-	}
-	log.Info("Egaroucid sized to the device", args...)
-	return func() (engines.Engine, error) {
-		return egaroucid.New(egaroucid.Options{Path: path, Threads: p.Threads, Hash: p.Table, MemoryShare: p.Share, Logger: log})
-	}
 }

@@ -18,18 +18,25 @@ func TestStdEgaroucidFitsTheDevice(t *testing.T) {
 		name    string
 		m       sizing.Machine
 		matches int
-		runs    bool
+		slots   int // Egaroucid processes at most (0: the built-in engine plays std)
 	}{
-		{"Zero 2 W: built-in engine for std", zero2W, 1, false},
-		{"1 GB Pi, one match at a time", pi3, 1, true},
-		{"1 GB Pi, two matches at once: built-in engine for std", pi3, 2, false},
-		{"2 GB Pi 4, two matches at once", pi4, 2, true},
+		{"Zero 2 W: built-in engine for std", zero2W, 1, 0},
+		{"1 GB Pi, one match at a time", pi3, 1, 2},
+		{"1 GB Pi, two matches at once: Egaroucid for one of them", pi3, 2, 2},
+		{"2 GB Pi 4, two matches at once", pi4, 2, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := DefaultSettings()
 			s.MaxMatches = tc.matches
-			assert.Equal(t, tc.runs, stdEgaroucid("/nonexistent/egaroucid", s, tc.m, log) != nil)
+			pool := newEgaroucidPool("/nonexistent/egaroucid", s, tc.m, log)
+			if tc.slots == 0 {
+				assert.Nil(t, pool)
+				return
+			}
+			if assert.NotNil(t, pool) {
+				assert.Equal(t, tc.slots, pool.slots)
+			}
 		})
 	}
 }

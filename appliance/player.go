@@ -24,6 +24,8 @@ type botPlayerConfig struct {
 	Logger *slog.Logger
 	// Records keeps the finished games (nil: none kept).
 	Records bot.Recorder
+	// Machine is what Egaroucid is sized from (zero: sizing.Detect()).
+	Machine sizing.Machine
 }
 
 // botPlayer runs the bot package's player with the built-in engine (and
@@ -51,13 +53,30 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 	}
 	builtin := search.New(search.Options{Threads: s.Threads, HashMB: s.HashMB})
 	defer builtin.Close()
+	factory, pool := p.engineFactory(builtin, s)
+	onStatus := report
+	if pool != nil {
+		defer pool.Close() // after the bot has closed its engines
+		var probed bool
+		onStatus = func(st bot.Status) { // from the bot's loop, one call at a time
+			if !probed && (st.Online() || len(st.Matches) > 0) {
+				// The build is checked once the token works, before any match.
+				probed = true
+				pool.probe(ctx)
+			}
+			pool.retain(st)
+			if report != nil {
+				report(st)
+			}
+		}
+	}
 	b, err := bot.New(bot.Options{
 		Client:     client,
-		Engine:     p.engineFactory(builtin, s),
+		Engine:     factory,
 		CPU:        p.cfg.CPU,
 		MaxMatches: s.MaxMatches,
 		Logger:     p.cfg.Logger,
-		OnStatus:   report,
+		OnStatus:   onStatus,
 		Records:    p.cfg.Records,
 	})
 	if err != nil {
@@ -71,9 +90,12 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 }
 
 // engineFactory makes the engines the settings ask for: one shared
-// built-in engine, or, with Egaroucid for std, one Egaroucid per leg
-// beside the shared built-in engine.
-func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) bot.EngineFactory {
+// built-in engine, or, with Egaroucid for std, one engine per match that
+// plays std with the two Egaroucid engines the pool leases it (or with the
+// built-in engine when every Egaroucid slot is taken) and the other modes
+// with the shared built-in engine. The pool is nil without Egaroucid; the
+// caller closes it after the bot.
+func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.EngineFactory, *egaroucidPool) {
 	off := offModes(s)
 	var modes []othello.Mode
 	for _, m := range othello.AllModes() {
@@ -87,20 +109,21 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) bot.EngineF
 		Scope: bot.Shared,
 		New:   func() (engines.Engine, error) { return &modeEngine{builtin: builtin, off: off}, nil },
 	}
-	if s.Engines["std"] == EngineEgaroucid && p.cfg.Egaroucid != "" {
-		newStd := stdEgaroucid(p.cfg.Egaroucid, s, sizing.Detect(), p.cfg.Logger)
-		if newStd == nil {
-			return f
-		}
-		f.Name = builtin.Name() + "; std: Egaroucid"
-		f.Scope = bot.PerLeg
-		f.New = func() (engines.Engine, error) {
-			eg, err := newStd()
-			if err != nil {
-				return nil, fmt.Errorf("egaroucid: %w", err)
-			}
-			return &modeEngine{builtin: builtin, std: eg, off: off}, nil
-		}
+	if s.Engines["std"] != EngineEgaroucid || p.cfg.Egaroucid == "" {
+		return f, nil
 	}
-	return f
+	m := p.cfg.Machine
+	if m.Memory == 0 {
+		m = sizing.Detect()
+	}
+	pool := newEgaroucidPool(p.cfg.Egaroucid, s, m, p.cfg.Logger)
+	if pool == nil {
+		return f, nil
+	}
+	f.Name = builtin.Name() + "; std: Egaroucid"
+	f.Scope = bot.PerMatch
+	f.New = func() (engines.Engine, error) {
+		return &modeEngine{builtin: builtin, pool: pool, off: off}, nil
+	}
+	return f, pool
 }

@@ -17,4 +17,15 @@
 // ([Allotment]) fits. The adapter waits for the answer that planned share
 // plus adapt.AnswerAllowance; past it the process is killed (Move returns
 // an error) and a new one is started on the next move.
+//
+// Memory: with Options.MemoryShare the adapter reads the process's peak
+// resident size (VmHWM) at its first answer and warns, with the fix, when
+// it is over the share (a stock 7.8 build takes 1.33 GiB whatever -hash
+// says). With Options.RefuseOverShare as well (the appliance) it also
+// watches the resident size while the process starts, kills it once it
+// passes [OverShareLimit], and refuses Egaroucid from then on: Start and
+// Move return an error matching [ErrOverShare], naming what was found and
+// how to build the low-memory variant. [Engine.Warm] starts the process and
+// waits for its ready answer with that check, so that a caller can check a
+// build with one process before it starts more.
 package egaroucid

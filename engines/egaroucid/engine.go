@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
@@ -48,9 +50,20 @@ type Options struct {
 	// move by Start when the bot accepts a match.
 	Startup time.Duration
 	// MemoryShare, when positive, is the memory this process should stay
-	// in (engines/sizing); a process that takes more once started is
-	// reported in the log.
+	// in (engines/sizing). A process whose peak resident size at its first
+	// answer exceeds it is reported in the log, with the fix (a stock
+	// build takes 1.33 GiB whatever -hash says).
 	MemoryShare uint64
+	// RefuseOverShare, with MemoryShare, refuses a build that does not fit
+	// instead of only reporting it: a process whose resident size passes
+	// OverShareLimit(MemoryShare) while it starts (watched every 25 ms,
+	// Linux only) or at its first answer is killed, and from then on Start
+	// and Move return an error matching ErrOverShare at once, without
+	// starting Egaroucid again (it would take as much). The appliance
+	// refuses (a stock build would exhaust a Pi's memory); flipbot on a PC
+	// only reports it (the owner chose that engine, and a PC has room or
+	// swap).
+	RefuseOverShare bool
 	// Name is the engine's name; empty means "Egaroucid".
 	Name string
 	// Logger receives Egaroucid's stderr and the adapter's messages.
@@ -67,10 +80,16 @@ type Engine struct {
 	bin  string
 	log  *slog.Logger
 	slot *proc.Slot
+
+	mu      sync.Mutex
+	refused error // set once a process took more than its share (RefuseOverShare)
 	// ready is the process that has answered the ready probe, started
 	// when the slot's process was started; used holding the slot's turn.
 	ready   *proc.Process
 	started time.Time
+	// watchStop ends the memory watch of the process being started
+	// (RefuseOverShare): closed when it has answered the ready probe.
+	watchStop chan struct{}
 }
 
 // ErrClosed is returned by Move after Close.
@@ -78,6 +97,22 @@ var ErrClosed = proc.ErrClosed
 
 // ErrMode is returned for a position that is not std.
 var ErrMode = errors.New("egaroucid plays std only")
+
+// ErrOverShare is matched by the error of an Engine with RefuseOverShare
+// whose process took more memory than OverShareLimit of its share.
+var ErrOverShare = errors.New("egaroucid takes more memory than its share")
+
+// OverShareLimit is the resident size past which a process with the given
+// share is refused: the share and a quarter more. The estimates of
+// engines/sizing match the low-memory build within a few MiB, and the
+// bound that the shares divide leaves 40 % of the memory free, so a
+// quarter over one share is no danger; the stock build takes five times a
+// 1 GB Pi's share.
+func OverShareLimit(share uint64) uint64 { return share + share/4 }
+
+// memoryPoll is how often a starting process's memory is read when
+// RefuseOverShare is set.
+const memoryPoll = 25 * time.Millisecond
 
 var (
 	errEOF      = errors.New("egaroucid exited")
@@ -135,7 +170,79 @@ func (e *Engine) Stats() (starts, crashes int) { return e.slot.Stats() }
 // Start starts the process now, if it is not running, instead of at the
 // next move, so that its start-up time is not taken from a move's budget.
 // It does not wait for the engine to be ready.
-func (e *Engine) Start() error { return e.slot.Start() }
+func (e *Engine) Start() error {
+	if err := e.Refused(); err != nil {
+		return err
+	}
+	return e.slot.Start()
+}
+
+// warmStep is how long Warm waits for the ready probe's answer at a time
+// before it lets a move take its turn.
+const warmStep = 250 * time.Millisecond
+
+// Warm starts the process, if it is not running, and waits within ctx
+// until it has answered its ready probe, its memory checked as at a first
+// move: the appliance checks a new build this way, with one process, before
+// it starts more. It returns nil once the engine is ready, the refusal
+// (ErrOverShare), the process's end, or ctx's error. While it waits it
+// lets moves take their turn (a move then waits for the same start-up).
+func (e *Engine) Warm(ctx context.Context) error {
+	for {
+		if err := e.Refused(); err != nil {
+			return err
+		}
+		if !e.slot.Acquire(ctx) {
+			return ctx.Err()
+		}
+		done, err := e.warmStep(ctx)
+		e.slot.Release()
+		if done {
+			return err
+		}
+	}
+}
+
+// warmStep is one wait of Warm, holding the turn: done is false while the
+// process is still loading.
+func (e *Engine) warmStep(ctx context.Context) (done bool, err error) {
+	p, _, err := e.slot.Process()
+	if err != nil {
+		return true, fmt.Errorf("egaroucid: %w", err)
+	}
+	if p == e.ready {
+		return true, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, warmStep)
+	err = e.awaitReady(wctx, p)
+	cancel()
+	if err == nil {
+		err = e.checkMemory(p)
+	}
+	if rerr := e.Refused(); rerr != nil {
+		e.slot.Retire(p, false)
+		return true, rerr
+	}
+	switch {
+	case err == nil:
+		e.ready = p
+		return true, nil
+	case errors.Is(err, errEOF):
+		e.slot.Retire(p, true)
+		return true, fmt.Errorf("egaroucid start: %w", err)
+	case ctx.Err() != nil:
+		return true, ctx.Err()
+	}
+	return false, nil
+}
+
+// Refused returns the error that made the engine refuse Egaroucid (one
+// matching ErrOverShare), or nil.
+func (e *Engine) Refused() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.refused
+}
 
 // Close stops the process (quit, SIGTERM, SIGKILL to its group).
 func (e *Engine) Close() error { return e.slot.Close() }
@@ -205,6 +312,9 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 	}
 	defer cancel()
+	if err := e.Refused(); err != nil {
+		return engines.Result{}, err
+	}
 	if !e.slot.Acquire(wctx) {
 		return engines.Result{}, fmt.Errorf("egaroucid move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
 	}
@@ -216,7 +326,15 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 		}
 		if p != e.ready {
-			if err := e.awaitReady(wctx, p); err != nil {
+			err := e.awaitReady(wctx, p)
+			if err == nil {
+				err = e.checkMemory(p)
+			}
+			if rerr := e.Refused(); rerr != nil {
+				e.slot.Retire(p, false)
+				return engines.Result{}, rerr
+			}
+			if err != nil {
 				lastErr = err
 				if errors.Is(err, errEOF) || time.Since(e.started) > adapt.MaxStartup {
 					// Dead, or loading for so long that it must be hung: replaced.
@@ -230,7 +348,6 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 			}
 			e.ready = p
-			e.checkMemory(p)
 		}
 		e.drain(p)
 		// settime after setboard: setboard resets the clock once settime
@@ -300,6 +417,10 @@ func (e *Engine) awaitReady(ctx context.Context, p *proc.Process) error {
 				return e.eof(ctx, p)
 			}
 			if s := StripPrompt(l); strings.Contains(strings.ToLower(s), "egaroucid") {
+				if e.watchStop != nil {
+					close(e.watchStop)
+					e.watchStop = nil
+				}
 				return nil
 			} else if s != "" {
 				e.log.Debug("egaroucid line skipped", "line", s)
@@ -308,19 +429,81 @@ func (e *Engine) awaitReady(ctx context.Context, p *proc.Process) error {
 	}
 }
 
-// checkMemory reports a process that takes more memory than its share.
-func (e *Engine) checkMemory(p *proc.Process) {
+// overShareFix is what the log says to do about a build that does not fit.
+const overShareFix = "a stock build? Its table is static and written at start (1.33 GiB whatever -hash says); " +
+	"build the low-memory one: make egaroucid EGAROUCID_SRC=… for the Pi image, or the two sed lines of " +
+	"engines/README.md (External engines) for a PC"
+
+// checkMemory checks a process's peak resident size at its first answer:
+// over its share it is reported; over OverShareLimit with RefuseOverShare,
+// Egaroucid is refused (see refuse).
+func (e *Engine) checkMemory(p *proc.Process) error {
 	if e.opts.MemoryShare == 0 {
-		return
+		return nil
 	}
 	m, err := p.Memory()
 	if err != nil {
-		return
+		return nil
+	}
+	if e.opts.RefuseOverShare && m.Peak > OverShareLimit(e.opts.MemoryShare) {
+		return e.refuse(m, "at its first answer")
 	}
 	if m.Peak > e.opts.MemoryShare {
-		e.log.Warn("egaroucid takes more memory than its share; a build with its table on the heap (TT_USE_STACK false) "+
-			"and without the unused time-limit tree (N_MAX_NODES_AI_TL) needs ~260 MiB (engines/README.md)",
-			"rss_mib", m.RSS>>20, "peak_mib", m.Peak>>20, "share_mib", e.opts.MemoryShare>>20)
+		e.log.Warn("EGAROUCID TAKES MORE MEMORY THAN ITS SHARE: expect swapping or the OOM killer; "+overShareFix,
+			"peak_mib", m.Peak>>20, "rss_mib", m.RSS>>20, "share_mib", e.opts.MemoryShare>>20,
+			"hash_level", e.opts.Hash, "binary", e.bin)
+	}
+	return nil
+}
+
+// refuse records that the process took m, more than its share allows,
+// and returns the error that Move and Start return from now on (their
+// caller reports it: the appliance logs it once for all its Egaroucid
+// processes). The caller kills the process.
+func (e *Engine) refuse(m proc.Memory, when string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.refused != nil {
+		return e.refused
+	}
+	mib := func(b uint64) float64 { return float64(b) / (1 << 20) }
+	e.refused = fmt.Errorf("%w: %.1f MiB resident %s, over the %.1f MiB limit of its %.1f MiB share (%s): %s",
+		ErrOverShare, mib(m.Peak), when, mib(OverShareLimit(e.opts.MemoryShare)), mib(e.opts.MemoryShare), e.bin, overShareFix)
+	e.log.Debug("egaroucid refused", "err", e.refused)
+	return e.refused
+}
+
+// watchMemory reads a starting process's memory every memoryPoll until it
+// has answered its ready probe (ready closed), exited, or loaded for
+// adapt.MaxStartup (a process started ahead and not yet asked anything;
+// its first answer is checked anyway), and kills it (refusing Egaroucid)
+// as soon as it passes OverShareLimit: a stock build is stopped while it
+// writes its tables, before it takes a Pi's memory.
+func (e *Engine) watchMemory(p *proc.Process, ready <-chan struct{}) {
+	limit := OverShareLimit(e.opts.MemoryShare)
+	t := time.NewTicker(memoryPoll)
+	defer t.Stop()
+	end := time.NewTimer(adapt.MaxStartup)
+	defer end.Stop()
+	for {
+		select {
+		case <-ready:
+			return
+		case <-p.Done():
+			return
+		case <-end.C:
+			return
+		case <-t.C:
+		}
+		m, err := p.Memory()
+		if err != nil {
+			continue // gone: Done ends the watch
+		}
+		if m.RSS > limit || m.Peak > limit {
+			e.refuse(m, "while starting")
+			e.slot.Retire(p, false)
+			return
+		}
 	}
 }
 
@@ -336,6 +519,9 @@ func sendAll(p *proc.Process, cmds []string) error {
 // startProcess starts Egaroucid for the slot, in its own folder so that
 // it finds resources/.
 func (e *Engine) startProcess() (*proc.Process, error) {
+	if err := e.Refused(); err != nil {
+		return nil, err
+	}
 	args := []string{"-noboard"}
 	if e.opts.Threads > 0 {
 		args = append(args, "-t", strconv.Itoa(e.opts.Threads))
@@ -357,6 +543,11 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 		return nil, err
 	}
 	e.started = time.Now()
+	e.watchStop = nil
+	if e.opts.RefuseOverShare && e.opts.MemoryShare > 0 && runtime.GOOS == "linux" {
+		e.watchStop = make(chan struct{})
+		go e.watchMemory(p, e.watchStop)
+	}
 	if err := p.Send(readyProbe); err != nil {
 		return p, fmt.Errorf("%w: %v", errEOF, err) // the slot kills it and counts a crash
 	}

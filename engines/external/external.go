@@ -16,6 +16,14 @@
 // inside the memory bound; --threads and --hash-mb, when given, win.
 // NBoard engines are stopped with a ping at the think time that the clock
 // allows (the same allotment as Edax's).
+//
+// An Egaroucid whose measured peak resident size at its first answer is
+// over its share (a stock 7.8 build takes 1.33 GiB whatever -hash says) is
+// reported with a loud warning that says how to build the low-memory one,
+// and flipbot plays on with it: on a PC the owner chose that engine
+// explicitly (it is the name reported to FlipSight), and a PC usually has
+// the memory or swap. The appliance refuses such a build instead
+// (egaroucid.Options.RefuseOverShare): a Pi has neither.
 package external
 
 import (

@@ -153,6 +153,23 @@ func Edax(m Machine, legs int) Plan { return edaxModel().plan(m, legs) }
 // Egaroucid processes may run at once.
 func Egaroucid(m Machine, legs int) Plan { return egaroucidModel().plan(m, legs) }
 
+// Pairs returns how many processes of an engine to run at most, in whole
+// matches (two legs each), when up to legs of them could be wanted at once:
+// the most, up to legs rounded up to a pair, whose plan fits, and that plan.
+// When not even one pair fits it returns 0 and the plan of one pair. The
+// appliance sizes Egaroucid with it and plays the std matches beyond those
+// pairs with the built-in engine, rather than giving up on Egaroucid
+// because every match at once would not fit (a 1 GB Pi with two matches at
+// once: one pair of Egaroucid at -hash 20).
+func Pairs(m Machine, legs int, plan func(Machine, int) Plan) (int, Plan) {
+	for n := 2 * max(1, (legs+1)/2); n >= 2; n -= 2 {
+		if p := plan(m, n); p.Fits {
+			return n, p
+		}
+	}
+	return 0, plan(m, 2)
+}
+
 // EdaxRSS and EgaroucidRSS return the estimated resident size of one
 // process with the table setting t.
 func EdaxRSS(t int) uint64 { return edaxModel().rss(t) }

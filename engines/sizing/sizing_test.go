@@ -93,3 +93,33 @@ func TestTableFromMiB(t *testing.T) {
 	assert.Equal(t, 21, EgaroucidTable(64), "2^21 × 24 B = 48 MiB")
 	assert.Equal(t, 25, EgaroucidTable(1<<16))
 }
+
+func TestPairs(t *testing.T) {
+	tests := []struct {
+		name  string
+		m     Machine
+		legs  int
+		want  int
+		table int
+	}{
+		{"Zero 2 W: none", zero2W, 4, 0, 10},
+		{"1 GB Pi, one match", pi3, 2, 2, 20},
+		{"1 GB Pi, two matches: one pair fits", pi3, 4, 2, 20},
+		{"1 GB Pi, three matches: still one pair", pi3, 6, 2, 20},
+		{"2 GB Pi 4, two matches", pi4x2, 4, 4, 21},
+		{"4 GB Pi, two matches", pi4x4, 4, 4, 23},
+		{"an odd count is rounded up to a pair", pi4x4, 3, 4, 23},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n, p := Pairs(tc.m, tc.legs, Egaroucid)
+			assert.Equal(t, tc.want, n)
+			assert.Equal(t, tc.table, p.Table)
+			assert.Equal(t, n > 0, p.Fits)
+			if n > 0 {
+				assert.LessOrEqual(t, p.RSS*uint64(n), tc.m.Bound(), "the pairs together inside the bound")
+				assert.Equal(t, Egaroucid(tc.m, n), p)
+			}
+		})
+	}
+}

@@ -1,0 +1,281 @@
+package appliance
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/egaroucid"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// fakeStd is an Egaroucid engine that answers its id as the move.
+type fakeStd struct {
+	id      int
+	mu      sync.Mutex
+	starts  int
+	closed  int
+	moveErr error
+	warmErr error
+	gate    chan struct{} // Warm waits for it when set
+}
+
+func (e *fakeStd) Warm(ctx context.Context) error {
+	if e.gate != nil {
+		select {
+		case <-e.gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return e.warmErr
+}
+
+func (e *fakeStd) startCount() int { e.mu.Lock(); defer e.mu.Unlock(); return e.starts }
+
+func (e *fakeStd) Name() string                 { return fmt.Sprintf("egaroucid %d", e.id) }
+func (e *fakeStd) Supports(m othello.Mode) bool { return m == othello.Std }
+func (e *fakeStd) Start() error                 { e.mu.Lock(); e.starts++; e.mu.Unlock(); return nil }
+func (e *fakeStd) Close() error                 { e.mu.Lock(); e.closed++; e.mu.Unlock(); return nil }
+func (e *fakeStd) isClosed() bool               { e.mu.Lock(); defer e.mu.Unlock(); return e.closed > 0 }
+func (e *fakeStd) Move(context.Context, engines.Request) (engines.Result, error) {
+	if e.moveErr != nil {
+		return engines.Result{}, e.moveErr
+	}
+	return engines.Result{Move: e.id}, nil
+}
+
+// testPool is a pool of slots fake engines (ids 100, 101, …).
+type testPool struct {
+	*egaroucidPool
+	made    []*fakeStd
+	log     syncBuffer
+	warmErr error
+	gate    chan struct{}
+}
+
+func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
+	tp := &testPool{}
+	tp.egaroucidPool = &egaroucidPool{slots: slots, byMatch: map[int64]*lease{}, all: map[stdEngine]bool{},
+		log: slog.New(slog.NewTextHandler(&tp.log, nil))}
+	tp.newEngine = func() (stdEngine, error) {
+		e := &fakeStd{id: 100 + len(tp.made), moveErr: moveErr, warmErr: tp.warmErr, gate: tp.gate}
+		tp.made = append(tp.made, e)
+		return e, nil
+	}
+	t.Cleanup(tp.Close)
+	return tp
+}
+
+func (tp *testPool) check(t *testing.T, wantLive, wantLeased int) {
+	t.Helper()
+	live, leased := tp.counts()
+	assert.Equal(t, [2]int{wantLive, wantLeased}, [2]int{live, leased}, "engines live, leased")
+	assert.LessOrEqual(t, live, tp.slots, "never more Egaroucid processes than slots")
+	assert.LessOrEqual(t, len(tp.made), tp.slots, "never more made than slots")
+}
+
+const builtinMove = len("builtin")
+
+func stdMove(t *testing.T, m *modeEngine, match int64, leg int) int {
+	t.Helper()
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
+		Wire: &othello.EngineRequest{MatchID: match, Leg: leg}}
+	r, err := m.Move(context.Background(), req)
+	require.NoError(t, err)
+	return r.Move
+}
+
+func statusOf(ids ...int64) bot.Status {
+	var st bot.Status
+	for _, id := range ids {
+		st.Matches = append(st.Matches, bot.MatchStatus{ID: id})
+	}
+	return st
+}
+
+// TestEgaroucidSlots: one pair of slots (a 1 GB Pi), two std matches at
+// once: the first plays both legs with Egaroucid, the second both with the
+// built-in engine, each to its end; the slots are free again when the
+// first match ends, and the next match gets the same processes, warm.
+func TestEgaroucidSlots(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 2, nil)
+	newMatch := func() *modeEngine {
+		return &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	}
+
+	first, second := newMatch(), newMatch()
+	require.NoError(t, first.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	require.NoError(t, second.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	for _, e := range tp.made {
+		assert.Equal(t, 1, e.starts, "started ahead of the first move")
+	}
+
+	assert.Equal(t, 100, stdMove(t, first, 1, 0), "leg 0 of the first match: an Egaroucid")
+	assert.Equal(t, 101, stdMove(t, first, 1, 1), "leg 1: the other")
+	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0), "the second match: the built-in engine")
+	assert.Equal(t, builtinMove, stdMove(t, second, 2, 1))
+	assert.Contains(t, second.Name(), "every Egaroucid slot taken")
+	assert.Contains(t, first.Name(), "std: Egaroucid")
+	assert.Equal(t, 1, countOf(&tp.log, "every Egaroucid slot is taken"), "logged once for the match: %s", tp.log.String())
+	tp.pollAndCheck(t, statusOf(1, 2), 2, 2)
+
+	// A failed move makes the bot close the match's engine and make a new
+	// one: the match keeps its Egaroucid pair.
+	require.NoError(t, first.Close())
+	tp.pollAndCheck(t, statusOf(1, 2), 2, 2)
+	again := newMatch()
+	assert.Equal(t, 101, stdMove(t, again, 1, 1), "the same leg's Egaroucid after a discard")
+	assert.Equal(t, 100, stdMove(t, again, 1, 0))
+	tp.check(t, 2, 2)
+
+	// The first match ends: its slots are free, its processes kept warm.
+	require.NoError(t, again.Close())
+	tp.pollAndCheck(t, statusOf(2), 2, 0)
+	for _, e := range tp.made {
+		assert.False(t, e.isClosed(), "kept running for the next match")
+	}
+	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0), "a match keeps its engine kind to its end")
+
+	third := newMatch()
+	got := []int{stdMove(t, third, 3, 0), stdMove(t, third, 3, 1)}
+	assert.ElementsMatch(t, []int{100, 101}, got, "the next std match gets the pair, leased at its first move")
+	tp.check(t, 2, 2)
+	assert.Len(t, tp.made, 2, "no new process: the warm ones")
+
+	// The other modes of an Egaroucid match are the built-in engine's.
+	r, err := third.Move(context.Background(), engines.Request{Position: othello.New(othello.Grand), Wire: &othello.EngineRequest{MatchID: 3}})
+	require.NoError(t, err)
+	assert.Equal(t, builtinMove, r.Move)
+
+	// A match accepted and gone before its first move gives its slots back
+	// at once.
+	require.NoError(t, second.Close())
+	require.NoError(t, third.Close())
+	tp.pollAndCheck(t, statusOf(), 2, 0)
+	aborted := newMatch()
+	require.NoError(t, aborted.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	require.NoError(t, aborted.Close())
+	tp.check(t, 2, 0)
+	require.NoError(t, aborted.StartFor(othello.Std), "a start after the close leases nothing")
+	tp.check(t, 2, 0)
+
+	tp.Close()
+	for _, e := range tp.made {
+		assert.True(t, e.isClosed(), "every process stopped with the player")
+	}
+	assert.Equal(t, 0, builtin.closed)
+}
+
+// TestEgaroucidHumanMatch: a human std match has one leg: it keeps one
+// Egaroucid and gives the other back at its first move.
+func TestEgaroucidHumanMatch(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 4, nil)
+	human := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, human.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	round := 1
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
+		Wire: &othello.EngineRequest{MatchID: 5, Leg: 0, RoundNo: &round}}
+	r, err := human.Move(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, 100, r.Move)
+	tp.check(t, 2, 1)
+	a, b := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}},
+		&modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, a.StartFor(othello.Std))
+	tp.check(t, 3, 3)
+	require.NoError(t, b.StartFor(othello.Std))
+	assert.Equal(t, builtinMove, stdMove(t, b, 7, 0), "one slot left: not a pair")
+	assert.ElementsMatch(t, []int{101, 102}, []int{stdMove(t, a, 6, 0), stdMove(t, a, 6, 1)}, "the human match's second one, warm, and a new one")
+	tp.check(t, 3, 3)
+}
+
+func (tp *testPool) pollAndCheck(t *testing.T, st bot.Status, live, leased int) {
+	t.Helper()
+	tp.retain(st)
+	tp.check(t, live, leased)
+}
+
+// TestEgaroucidRefusedPlaysBuiltin: a build over its memory share is
+// refused at its first move: that move is the built-in engine's, every
+// Egaroucid process is stopped, one line says why, and std is the built-in
+// engine's from then on.
+func TestEgaroucidRefusedPlaysBuiltin(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	refusal := fmt.Errorf("%w: 1361 MiB resident while starting, over the 339 MiB limit", egaroucid.ErrOverShare)
+	tp := newTestPool(t, 4, refusal)
+	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	other := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, m.StartFor(othello.Std))
+	require.NoError(t, other.StartFor(othello.Std))
+	tp.check(t, 4, 4)
+	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0), "the refused move is played by the built-in engine")
+	for _, e := range tp.made {
+		assert.True(t, e.isClosed(), "every Egaroucid stopped")
+	}
+	live, _ := tp.counts()
+	assert.Zero(t, live)
+	assert.Equal(t, builtinMove, stdMove(t, other, 2, 1), "the other match too")
+	assert.ErrorIs(t, tp.Refused(), egaroucid.ErrOverShare)
+	assert.Contains(t, m.Name(), "Egaroucid refused")
+	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
+	later := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, later.StartFor(othello.Std))
+	assert.Equal(t, builtinMove, stdMove(t, later, 3, 0))
+	assert.Len(t, tp.made, 4, "nothing started again")
+}
+
+func countOf(b *syncBuffer, sub string) int { return strings.Count(b.String(), sub) }
+
+// TestEgaroucidProbe: the player checks the build with one process at
+// start; a match accepted meanwhile gets its pair, whose second process
+// starts only once the first has passed.
+func TestEgaroucidProbe(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 2, nil)
+	tp.gate = make(chan struct{})
+	tp.probe(context.Background())
+	tp.check(t, 1, 0)
+	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, m.StartFor(othello.Std))
+	tp.check(t, 2, 2)
+	assert.Zero(t, tp.made[1].startCount(), "not started while the first is being checked")
+	close(tp.gate)
+	require.Eventually(t, func() bool { return tp.made[1].startCount() == 1 }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid checked"), tp.log.String())
+	assert.NoError(t, tp.Refused())
+}
+
+// TestEgaroucidProbeRefuses: a build over its share is refused up front,
+// when the player starts: one line, nothing else started, std is the
+// built-in engine's.
+func TestEgaroucidProbeRefuses(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 2, nil)
+	tp.warmErr = fmt.Errorf("%w: 343.2 MiB resident while starting", egaroucid.ErrOverShare)
+	tp.probe(context.Background())
+	require.Eventually(t, func() bool { return tp.Refused() != nil }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
+	require.Len(t, tp.made, 1)
+	assert.True(t, tp.made[0].isClosed())
+	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	require.NoError(t, m.StartFor(othello.Std))
+	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0))
+	assert.Len(t, tp.made, 1, "nothing else made")
+	assert.Zero(t, tp.made[0].startCount())
+}
