@@ -206,7 +206,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 			if t.ctx.Err() != nil {
 				return choice{}, true // dropped anyway
 			}
-			b.eng.discard(j.key, eng)
+			b.eng.discard(j.key, eng, j.mode)
 			return fallback("engine failed", a.err)
 		}
 		if !slices.Contains(legal, a.res.Move) {
@@ -215,7 +215,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 		return choice{move: a.res.Move, source: "engine", res: a.res}, true
 	case <-timer.C:
 		cancel()
-		b.eng.discard(j.key, eng)
+		b.eng.discard(j.key, eng, j.mode)
 		return fallback("engine did not answer within its budget", nil)
 	case <-t.ctx.Done():
 		return choice{}, true
