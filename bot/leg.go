@@ -291,7 +291,10 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				"exact", c.res.Exact, "score", c.res.Score, "nodes", c.res.Nodes, "engine_ms", c.res.Elapsed.Milliseconds(),
 				"wait_ms", c.waited.Milliseconds(), "budget_ms", c.budget.Milliseconds(),
 				"total_ms", done.Sub(start).Milliseconds(), "remaining_ms", deadline.Sub(done).Milliseconds(),
-				"moves_left", c.movesLeft, "overhead_est_ms", c.overhead.Milliseconds()}
+				"moves_left", c.movesLeft, "overhead_est_ms", c.overhead.Milliseconds(),
+				// The clock's time before this task started: the server's
+				// until the state arrived, then the loop's.
+				"pre_ms", moveOverhead(j, start, 0).Milliseconds()}
 			if attempt == 0 {
 				// Moves delivered at the first try measure the steady
 				// overhead; a retry's wait is a fault's, paid once.

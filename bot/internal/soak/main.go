@@ -39,6 +39,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,16 +68,56 @@ func main() {
 	engineBin := flag.String("engine-bin", "", "a flipengine binary (default: built with go build)")
 	sampleEvery := flag.Duration("sample-every", 30*time.Second, "resource sampling interval")
 	modeList := flag.String("modes", "", "comma-separated modes to play in turn (default: all five)")
+	cpuProfile := flag.Bool("cpuprofile", false, "write a CPU profile of the whole run (bot and arena) to -out/cpu.pprof")
 	flag.Parse()
 	modes, err := parseModes(*modeList)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(2)
 	}
-	if err := run(*duration, *faultEvery, *clock, *maxThink, *level, *out, *engineBin, *sampleEvery, modes); err != nil {
+	if *cpuProfile && *out == "" {
+		fmt.Fprintln(os.Stderr, "soak: -cpuprofile needs -out")
+		os.Exit(2)
+	}
+	stop := func() {}
+	if *cpuProfile {
+		if stop, err = startProfile(filepath.Join(*out, "cpu.pprof")); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			os.Exit(1)
+		}
+	}
+	err = run(*duration, *faultEvery, *clock, *maxThink, *level, *out, *engineBin, *sampleEvery, modes)
+	stop()
+	if errors.Is(err, errFigures) {
+		os.Exit(1) // the report says which
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(1)
 	}
+}
+
+// errFigures reports that a zero-figure was not zero or a resource did not
+// come back (the report shows which).
+var errFigures = errors.New("a figure failed")
+
+// startProfile starts the CPU profile into path and returns its stop.
+func startProfile(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // parseModes reads the -modes flag: empty means all five.
@@ -427,9 +468,8 @@ func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, en
 		time.Sleep(100 * time.Millisecond)
 	}
 	wall := time.Since(start)
-	ok := report(c, base, after, rss, heap, wall, runErr)
-	if !ok {
-		os.Exit(1)
+	if !report(c, base, after, rss, heap, wall, runErr) {
+		return errFigures
 	}
 	return nil
 }
