@@ -136,10 +136,13 @@ func TestMoveOverhead(t *testing.T) {
 	arrived := time.Unix(1000, 0)
 	j := moveJob{serverNow: 5300, arrived: arrived}
 	j.leg.TurnStartedMS = 5000
+	done := arrived.Add(1400 * time.Millisecond)
 	// 300 ms on the server before the state arrived, 1.4 s from arrival
 	// to the answer, 1 s of it waiting for the engine.
-	assert.Equal(t, 700*time.Millisecond, moveOverhead(j, arrived.Add(1400*time.Millisecond), time.Second))
+	assert.Equal(t, 700*time.Millisecond, moveOverhead(j, done, time.Second, time.Second))
+	assert.Equal(t, 900*time.Millisecond, moveOverhead(j, done, time.Second, 800*time.Millisecond),
+		"a wait past the budget is overhead")
 	j.serverNow = 4000 // a server clock oddity counts nothing
-	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, arrived.Add(1400*time.Millisecond), time.Second))
-	assert.Equal(t, time.Duration(0), moveOverhead(j, arrived, time.Second), "never negative")
+	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, time.Second, time.Second))
+	assert.Equal(t, time.Duration(0), moveOverhead(j, arrived, time.Second, time.Second), "never negative")
 }
