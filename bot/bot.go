@@ -24,6 +24,9 @@ type Bot struct {
 	t     Timing
 	env   flipsight.Environment
 	eng   *engineSet
+	// over measures what a move costs besides the engine's think, for
+	// the clock plan (move tasks).
+	over *overheadMeter
 
 	// Messages to the loop.
 	streamMsgs chan streamMsg
@@ -118,6 +121,7 @@ func New(opts Options) (*Bot, error) {
 			Practice: opts.Engine.Practice,
 		},
 		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
+		over:       newOverheadMeter(),
 		streamMsgs: make(chan streamMsg, 64),
 		pollDone:   make(chan pollResult, 1),
 		acceptDone: make(chan acceptResult, 8),

@@ -19,9 +19,14 @@
 //     found by a poll are played on, so a restart loses nothing.
 //   - Moves. One move per (match, leg, revision); a search whose leg
 //     changed is dropped; the clock is recomputed from the server's figures
-//     less the time since they arrived; the budget is min(cap, remaining −
-//     750 ms); an illegal, missing or late answer is replaced by a quick
-//     fallback move. All legs think at once.
+//     less the time since they arrived; the budget (the longest the bot
+//     waits for the engine, sent as budget_ms) is the spec's min(cap,
+//     remaining − 750 ms), cut by a plan (see Plan) that reserves half
+//     again the measured per-move overhead for every own move left and
+//     gives one move at most twice its even share of the rest; when the
+//     reserve is all the clock has, the bot plays its quick move at once
+//     (panic mode). An illegal, missing or late answer is replaced by a
+//     quick fallback move. All legs think at once.
 //   - Stop. Cancelling Run's context accepts nothing new, finishes the moves
 //     in flight (bounded by Options.DrainTimeout), closes the engines, and
 //     returns.

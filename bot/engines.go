@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"flipbot.dev/flipbot/engines"
@@ -96,30 +97,47 @@ func (s *engineSet) prepare(match int64, legs int, mode othello.Mode) {
 			s.log.Warn("engine could not be made ahead of the match", "match", match, "leg", leg, "err", err)
 			return
 		}
-		s.starting.Add(1)
-		go func() {
-			defer s.starting.Done()
-			var err error
-			switch st := e.(type) {
-			case ModeStarter:
-				err = st.StartFor(mode)
-			case Starter:
-				err = st.Start()
-			}
-			if err != nil {
-				s.log.Warn("engine did not start ahead of the match; its first move starts it", "match", match, "leg", leg, "err", err)
-			}
-		}()
+		s.startLater(e, legKey{match, leg}, mode)
 		if s.f.Scope == PerMatch {
 			return // one engine for both legs
 		}
 	}
 }
 
-// discard closes the engine of a leg after it failed, so that the next
-// move starts a fresh one (not for a shared engine).
-func (s *engineSet) discard(key legKey, e engines.Engine) {
+// startLater starts e's process in the background, when it has one to
+// start (a Starter or ModeStarter); closeAll waits for it.
+func (s *engineSet) startLater(e engines.Engine, key legKey, mode othello.Mode) {
+	if _, ok := e.(ModeStarter); !ok {
+		if _, ok := e.(Starter); !ok {
+			return
+		}
+	}
+	s.starting.Add(1)
+	go func() {
+		defer s.starting.Done()
+		var err error
+		switch st := e.(type) {
+		case ModeStarter:
+			err = st.StartFor(mode)
+		case Starter:
+			err = st.Start()
+		}
+		if err != nil {
+			s.log.Warn("engine did not start ahead of its move; the move starts it", "match", key.match, "leg", key.leg, "err", err)
+		}
+	}()
+}
+
+// discard closes the engine of a leg after it failed, and makes and starts
+// its replacement in the background, so that the next move finds a fresh
+// engine already starting instead of paying its start-up from its budget
+// (not for a shared engine). When e is no longer the leg's engine (its
+// match was released meanwhile) nothing is replaced, and e is closed only
+// if it was kept warm: else the release closed it already, or another leg
+// took it over.
+func (s *engineSet) discard(key legKey, e engines.Engine, mode othello.Mode) {
 	s.mu.Lock()
+	current := false
 	switch s.f.Scope {
 	case Shared:
 		s.mu.Unlock()
@@ -127,14 +145,33 @@ func (s *engineSet) discard(key legKey, e engines.Engine) {
 	case PerMatch:
 		if s.perMatch[key.match] == e {
 			delete(s.perMatch, key.match)
+			current = true
 		}
 	default:
 		if s.perLeg[key] == e {
 			delete(s.perLeg, key)
+			current = true
+		}
+	}
+	warm := false
+	if !current {
+		if i := slices.Index(s.idle, e); i >= 0 {
+			s.idle, warm = slices.Delete(s.idle, i, i+1), true
 		}
 	}
 	s.mu.Unlock()
-	s.closeLater(e)
+	if current || warm {
+		s.closeLater(e)
+	}
+	if !current {
+		return
+	}
+	n, err := s.get(key)
+	if err != nil {
+		s.log.Warn("replacement engine could not be made; the next move tries again", "match", key.match, "leg", key.leg, "err", err)
+		return
+	}
+	s.startLater(n, key, mode)
 }
 
 // closeLater closes e in the background; closeAll waits for it.

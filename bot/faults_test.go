@@ -240,3 +240,38 @@ func TestHangingMoveRequestIsRetriedInTime(t *testing.T) {
 	waitFor(t, 5*time.Second, "the move sent again", func() bool { return fs.extraCalls(id) >= 1 })
 	assert.Equal(t, 1, fs.extraCalls(id))
 }
+
+func TestHangingEngineOnASlowLinkNeverLosesOnTime(t *testing.T) {
+	t.Parallel()
+	// The engine never answers, and every move request spends its delay
+	// on the clock before the server applies it. With the spec's budget
+	// alone, the first moves' waits leave too little for the ~30 moves
+	// still to come: without a cap the first move waits 9.25 s of the 10 s;
+	// with a 1 s cap the first eight or nine moves leave 0.75–1.75 s for the
+	// twenty-odd others. The plan reserves the measured overhead of every
+	// move left and plays the leg out (with room for a slow machine: a
+	// race-detector run at load 14 measured 140 ms a move with the 80 ms
+	// delay, 4.2 s of the 10 s).
+	for _, tc := range []struct {
+		name     string
+		maxThink time.Duration
+		delay    time.Duration
+	}{
+		{"no cap, 80 ms per move request", 0, 80 * time.Millisecond},
+		{"1 s cap, 60 ms per move request", time.Second, 60 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			eng := &fakeEngine{behave: "hang"}
+			fs := newFakeServer(t, serverOpts{clock: 10 * time.Second})
+			br := startBot(t, fs, factoryOf(eng, PerLeg), func(o *Options, _ *flipsight.Config) { o.MaxThink = tc.maxThink })
+			waitOnline(t, fs, br)
+			fs.f.mu.Lock()
+			fs.f.moveDelay = tc.delay
+			fs.f.mu.Unlock()
+			id := challenge(t, fs, "house", othello.Std)
+			requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
+			assert.Positive(t, eng.calls.Load(), "the engine was asked")
+		})
+	}
+}

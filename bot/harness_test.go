@@ -55,6 +55,9 @@ type faults struct {
 	cutStreamAfter int
 	// silentStreams: the next streams send headers and then nothing.
 	silentStreams int
+	// moveDelay holds every agent_move call this long before it reaches
+	// the arena (a slow link or a starved server: the mover's clock runs).
+	moveDelay time.Duration
 }
 
 // fakeServer is an arena served over httptest with faults injected.
@@ -218,7 +221,15 @@ func (fs *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		if hang {
 			f.hangMoves--
 		}
+		delay := f.moveDelay
 		f.mu.Unlock()
+		if delay > 0 {
+			select {
+			case <-time.After(delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
 		switch {
 		case hang:
 			<-r.Context().Done()

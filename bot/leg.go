@@ -117,6 +117,11 @@ type choice struct {
 	move   int
 	source string // engine, forced, fallback
 	res    engines.Result
+	// waited is how long the bot waited for the engine.
+	waited time.Duration
+	// budget, overhead and movesLeft are the plan the move was made with.
+	budget, overhead time.Duration
+	movesLeft        int
 }
 
 // playMove thinks and sends one move (task goroutine).
@@ -127,7 +132,6 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 		clockMS = j.leg.ClocksMS[j.color-1]
 	}
 	remaining := Remaining(clockMS, j.serverNow, j.leg.TurnStartedMS, start.Sub(j.arrived))
-	budget := Budget(remaining, b.opts.MaxThink, b.t.Margin)
 	deadline := start.Add(remaining)
 
 	var pos *othello.Position
@@ -140,6 +144,9 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 			pos = &p
 		}
 	}
+	overhead := b.over.get()
+	left := MovesLeft(pos, j.leg.Board)
+	budget := Plan(remaining, b.opts.MaxThink, b.t.Margin, overhead, left)
 	c, ok := b.choose(t, j, pos, remaining, budget)
 	if !ok {
 		return taskMsg{}
@@ -148,6 +155,7 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 		b.log.Debug("search dropped: the leg changed", "match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision)
 		return taskMsg{}
 	}
+	c.budget, c.overhead, c.movesLeft = budget, overhead, left
 	return b.send(j, t, pos, c, deadline, start)
 }
 
@@ -164,7 +172,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 	case 1:
 		return choice{move: legal[0], source: "forced"}, true
 	}
-	fallback := func(why string, err error) (choice, bool) {
+	fallback := func(why string, err error, waited time.Duration) (choice, bool) {
 		mv, _ := quickMove(pos, legal, nil)
 		args := []any{"match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision, "reason", why}
 		if err != nil {
@@ -173,17 +181,17 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 		if t.ctx.Err() == nil {
 			b.log.Warn("playing a fallback move", args...)
 		}
-		return choice{move: mv, source: "fallback"}, true
+		return choice{move: mv, source: "fallback", waited: waited}, true
 	}
 	if pos == nil {
-		return fallback("no position for the engine", nil)
+		return fallback("no position for the engine", nil, 0)
 	}
 	if budget <= 0 {
-		return fallback("no time left for the engine", nil)
+		return fallback("no time left for the engine: the clock is down to the reserve for the moves left", nil, 0)
 	}
 	eng, err := b.eng.get(j.key)
 	if err != nil {
-		return fallback("engine unavailable", err)
+		return fallback("engine unavailable", err, 0)
 	}
 	wire := b.wireRequest(j, *pos, remaining, budget)
 	req := engines.Request{Position: *pos, Remaining: remaining, Budget: budget, Wire: &wire}
@@ -200,23 +208,25 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 	}()
 	timer := time.NewTimer(budget)
 	defer timer.Stop()
+	asked := b.clock.Now()
 	select {
 	case a := <-ch:
+		waited := b.clock.Now().Sub(asked)
 		if a.err != nil {
 			if t.ctx.Err() != nil {
 				return choice{}, true // dropped anyway
 			}
-			b.eng.discard(j.key, eng)
-			return fallback("engine failed", a.err)
+			b.eng.discard(j.key, eng, j.mode)
+			return fallback("engine failed", a.err, waited)
 		}
 		if !slices.Contains(legal, a.res.Move) {
-			return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)))
+			return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
 		}
-		return choice{move: a.res.Move, source: "engine", res: a.res}, true
+		return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
 	case <-timer.C:
 		cancel()
-		b.eng.discard(j.key, eng)
-		return fallback("engine did not answer within its budget", nil)
+		b.eng.discard(j.key, eng, j.mode)
+		return fallback("engine did not answer within its budget", nil, b.clock.Now().Sub(asked))
 	case <-t.ctx.Done():
 		return choice{}, true
 	}
@@ -275,11 +285,24 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		_, err := b.c.Move(ctx, req)
 		cancel()
 		if err == nil {
-			b.log.Info("move", "match", j.key.match, "leg", j.key.leg, "revision", t.rev,
+			done := b.clock.Now()
+			args := []any{"match", j.key.match, "leg", j.key.leg, "revision", t.rev,
 				"move", othello.SquareName(c.move, j.size), "source", c.source, "depth", c.res.Depth,
 				"exact", c.res.Exact, "score", c.res.Score, "nodes", c.res.Nodes, "engine_ms", c.res.Elapsed.Milliseconds(),
-				"total_ms", b.clock.Now().Sub(start).Milliseconds(),
-				"remaining_ms", deadline.Sub(b.clock.Now()).Milliseconds())
+				"wait_ms", c.waited.Milliseconds(), "budget_ms", c.budget.Milliseconds(),
+				"total_ms", done.Sub(start).Milliseconds(), "remaining_ms", deadline.Sub(done).Milliseconds(),
+				"moves_left", c.movesLeft, "overhead_est_ms", c.overhead.Milliseconds(),
+				// The clock's time before this task started: the server's
+				// until the state arrived, then the loop's.
+				"pre_ms", moveOverhead(j, start, 0, 0).Milliseconds()}
+			if attempt == 0 {
+				// Moves delivered at the first try measure the steady
+				// overhead; a retry's wait is a fault's, paid once.
+				o := moveOverhead(j, done, c.waited, c.budget)
+				b.over.observe(o)
+				args = append(args, "overhead_ms", o.Milliseconds())
+			}
+			b.log.Info("move", args...)
 			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Ply: len(j.leg.History), Source: c.source,
 				Depth: c.res.Depth, Exact: c.res.Exact, Score: c.res.Score,
 				ElapsedMS: b.clock.Now().Sub(j.arrived).Milliseconds()}}
@@ -333,6 +356,17 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 			return taskMsg{}
 		}
 	}
+}
+
+// moveOverhead is what a move cost on the clock besides the engine's think:
+// the turn's time on the server before its state arrived, plus the local
+// time from its arrival until the move's answer (done), less the engine
+// wait up to its budget. A wait past the budget is overhead: the timer
+// fired but the bot was not scheduled (a starved machine: the soak saw
+// 1.9 s waits on 1 s budgets at the 99th percentile).
+func moveOverhead(j moveJob, done time.Time, waited, budget time.Duration) time.Duration {
+	before := time.Duration(max(0, j.serverNow-j.leg.TurnStartedMS)) * time.Millisecond
+	return max(0, before+done.Sub(j.arrived)-min(waited, budget))
 }
 
 // refresh asks the loop to poll and reports whether (key, rev) is still

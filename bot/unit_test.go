@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -158,6 +159,49 @@ func TestEngineSetStartsAheadAndKeepsWarm(t *testing.T) {
 	for _, e := range made {
 		assert.Equal(t, int32(1), e.closed.Load(), "closed at the end, warm or not")
 	}
+}
+
+func TestEngineSetReplacesADiscardedEngineOffTheMove(t *testing.T) {
+	var (
+		mu   sync.Mutex
+		made []*startingEngine
+	)
+	f := EngineFactory{Scope: PerLeg, New: func() (engines.Engine, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		e := &startingEngine{}
+		made = append(made, e)
+		return e, nil
+	}}
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(made) }
+	s := newEngineSet(f, testLogger(t), 0)
+	key := legKey{3, 1}
+	old, err := s.get(key)
+	require.NoError(t, err)
+	s.discard(key, old, othello.Grand)
+	require.Equal(t, 2, count(), "the replacement is made at once")
+	require.Eventually(t, func() bool { return made[1].starts.Load() == 1 && made[0].closed.Load() == 1 },
+		5*time.Second, 5*time.Millisecond, "started (and the old one closed) in the background, before the next move")
+	e, err := s.get(key)
+	require.NoError(t, err)
+	assert.Same(t, made[1], e, "the next move takes the started replacement")
+
+	s.releaseMatch(3)
+	s.discard(key, e, othello.Grand)
+	assert.Equal(t, 2, count(), "no replacement for a leg whose match was released")
+	s.closeAll()
+	assert.Equal(t, int32(1), made[1].closed.Load(), "closed once, by the release")
+
+	// A warm engine discarded late is taken out of the warm list and closed.
+	s = newEngineSet(f, testLogger(t), 2)
+	key = legKey{4, 0}
+	w, err := s.get(key)
+	require.NoError(t, err)
+	s.releaseMatch(4)
+	s.discard(key, w, othello.Std)
+	s.closeAll()
+	assert.Equal(t, int32(1), made[2].closed.Load(), "closed once, not kept warm")
+	assert.Equal(t, 3, count())
 }
 
 func TestStatusCloneIsDeep(t *testing.T) {

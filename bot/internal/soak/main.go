@@ -39,6 +39,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,11 +67,73 @@ func main() {
 	out := flag.String("out", "", "directory for the engine binary, the bot's log and the samples (default: a temporary directory)")
 	engineBin := flag.String("engine-bin", "", "a flipengine binary (default: built with go build)")
 	sampleEvery := flag.Duration("sample-every", 30*time.Second, "resource sampling interval")
+	modeList := flag.String("modes", "", "comma-separated modes to play in turn (default: all five)")
+	cpuProfile := flag.Bool("cpuprofile", false, "write a CPU profile of the whole run (bot and arena) to -out/cpu.pprof")
 	flag.Parse()
-	if err := run(*duration, *faultEvery, *clock, *maxThink, *level, *out, *engineBin, *sampleEvery); err != nil {
+	modes, err := parseModes(*modeList)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		os.Exit(2)
+	}
+	if *cpuProfile && *out == "" {
+		fmt.Fprintln(os.Stderr, "soak: -cpuprofile needs -out")
+		os.Exit(2)
+	}
+	stop := func() {}
+	if *cpuProfile {
+		if stop, err = startProfile(filepath.Join(*out, "cpu.pprof")); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			os.Exit(1)
+		}
+	}
+	err = run(*duration, *faultEvery, *clock, *maxThink, *level, *out, *engineBin, *sampleEvery, modes)
+	stop()
+	if errors.Is(err, errFigures) {
+		os.Exit(1) // the report says which
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(1)
 	}
+}
+
+// errFigures reports that a zero-figure was not zero or a resource did not
+// come back (the report shows which).
+var errFigures = errors.New("a figure failed")
+
+// startProfile starts the CPU profile into path and returns its stop.
+func startProfile(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// parseModes reads the -modes flag: empty means all five.
+func parseModes(list string) ([]othello.Mode, error) {
+	if list == "" {
+		return othello.AllModes(), nil
+	}
+	var modes []othello.Mode
+	for _, name := range strings.Split(list, ",") {
+		m, err := othello.ParseMode(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("-modes: %w", err)
+		}
+		modes = append(modes, m)
+	}
+	return modes, nil
 }
 
 // counters are the soak's observations; all fields are updated atomically.
@@ -80,6 +144,31 @@ type counters struct {
 	won, defeats, drawn                                   atomic.Int64
 	fallbacks, engineKills                                atomic.Int64
 	byMode                                                sync.Map // mode → *atomic.Int64
+
+	// arenaMu guards arenaMove: how long the arena took to handle each of
+	// the bot's move requests (in this process: its share of the CPU).
+	arenaMu   sync.Mutex
+	arenaMove []time.Duration
+}
+
+// noteArenaMove keeps one move request's handling time.
+func (c *counters) noteArenaMove(d time.Duration) {
+	c.arenaMu.Lock()
+	defer c.arenaMu.Unlock()
+	c.arenaMove = append(c.arenaMove, d)
+}
+
+// arenaMovePercentiles returns the median, the 99th percentile and the
+// largest of the arena's move handling times.
+func (c *counters) arenaMovePercentiles() (p50, p99, top time.Duration, n int) {
+	c.arenaMu.Lock()
+	d := slices.Clone(c.arenaMove)
+	c.arenaMu.Unlock()
+	if len(d) == 0 {
+		return 0, 0, 0, 0
+	}
+	slices.Sort(d)
+	return d[len(d)/2], d[len(d)*99/100], d[len(d)-1], len(d)
 }
 
 // lineCounter passes the bot's log on to w and counts the fallback moves
@@ -167,7 +256,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := httptest.NewRecorder()
+	began := time.Now()
 	f.h.ServeHTTP(rec, r)
+	f.c.noteArenaMove(time.Since(began))
 	f.c.moves.Add(1)
 	if rec.Code != http.StatusOK {
 		f.c.moveErrors.Add(1)
@@ -240,7 +331,7 @@ func (f *front) cutStreams() int {
 	return len(f.streams)
 }
 
-func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, engineBin string, sampleEvery time.Duration) error {
+func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, engineBin string, sampleEvery time.Duration, modes []othello.Mode) error {
 	if out == "" {
 		d, err := os.MkdirTemp("", "flipbot-soak-")
 		if err != nil {
@@ -329,7 +420,7 @@ func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, en
 	var wg sync.WaitGroup
 	stopAll := make(chan struct{})
 	wg.Add(2)
-	go func() { defer wg.Done(); challenger(a, c, stopAll, log) }()
+	go func() { defer wg.Done(); challenger(a, c, modes, stopAll, log) }()
 	go func() { defer wg.Done(); injector(fr, c, faultEvery, stopAll, log) }()
 
 	var rss []int64
@@ -377,16 +468,14 @@ func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, en
 		time.Sleep(100 * time.Millisecond)
 	}
 	wall := time.Since(start)
-	ok := report(c, base, after, rss, heap, wall, runErr)
-	if !ok {
-		os.Exit(1)
+	if !report(c, base, after, rss, heap, wall, runErr) {
+		return errFigures
 	}
 	return nil
 }
 
 // challenger keeps two matches of the bot going, the modes in turn.
-func challenger(a *arena.Server, c *counters, stop <-chan struct{}, log *slog.Logger) {
-	modes := othello.AllModes()
+func challenger(a *arena.Server, c *counters, modes []othello.Mode, stop <-chan struct{}, log *slog.Logger) {
 	next := 0
 	live := map[int64]othello.Mode{}
 	t := time.NewTicker(500 * time.Millisecond)
@@ -625,6 +714,9 @@ func report(c *counters, base, after snapshot, rss, heap []int64, wall time.Dura
 		c.won.Load(), c.defeats.Load(), c.drawn.Load(), c.byDiscs.Load(), c.oppTimeouts.Load(), c.moveErrors.Load())
 	fmt.Printf("fallback moves (built-in quick move instead of the engine's): %d; engines the bot stopped at the budget: %d\n",
 		c.fallbacks.Load(), c.engineKills.Load())
+	p50, p99, top, n := c.arenaMovePercentiles()
+	fmt.Printf("arena's handling of the bot's move requests: median %v, 99th percentile %v, max %v (%d requests)\n",
+		p50.Round(time.Microsecond), p99.Round(time.Microsecond), top.Round(time.Microsecond), n)
 	check("illegal moves", c.illegal.Load())
 	check("legs the bot lost on time", c.myTimeouts.Load())
 	check("matches not ended by discs", c.notByDiscs.Load())

@@ -1,0 +1,99 @@
+package bot
+
+import (
+	"sync"
+	"time"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// The overhead estimate's bounds: a move never costs less than minOverhead
+// besides the engine's think (the loop, the request, the server), and the
+// estimate starts at initialOverhead before the first move is measured.
+const (
+	minOverhead     = 20 * time.Millisecond
+	initialOverhead = 100 * time.Millisecond
+	// minEngineBudget is the least planned budget worth asking an engine
+	// for: below it, the request and answer alone would hardly fit, and the
+	// bot plays its quick move at once (unless the cap itself is smaller).
+	minEngineBudget = 50 * time.Millisecond
+)
+
+// overheadMeter keeps a running estimate of what a move costs on the
+// clock besides the engine's think: the time from the turn's start on the
+// server until the move's answer arrived, less the time the bot waited for
+// the engine. It rises fast (half-way to a larger sample) and falls slowly
+// (an eighth of the way), so that a starved machine is believed at once and
+// forgotten only over several moves. Safe for concurrent use: one meter
+// serves all legs, since what it measures is the machine and the network.
+type overheadMeter struct {
+	mu  sync.Mutex
+	est time.Duration
+}
+
+func newOverheadMeter() *overheadMeter { return &overheadMeter{est: initialOverhead} }
+
+// observe takes in one move's measured overhead.
+func (m *overheadMeter) observe(d time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if d > m.est {
+		m.est += (d - m.est) / 2
+	} else {
+		m.est -= (m.est - d) / 8
+	}
+	m.est = max(m.est, minOverhead)
+}
+
+// get returns the current estimate.
+func (m *overheadMeter) get() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.est
+}
+
+// MovesLeft estimates the mover's own moves left in a leg, this one
+// included: half the empty squares, rounded up, plus one for the passes
+// that can give the mover two moves in a row. pos may be nil; then the
+// empty cells (0) of board count.
+func MovesLeft(pos *othello.Position, board []int) int {
+	empties := 0
+	if pos != nil {
+		empties = pos.Empties().Count()
+	} else {
+		for _, v := range board {
+			if v == 0 {
+				empties++
+			}
+		}
+	}
+	return (empties+1)/2 + 1
+}
+
+// Plan returns the longest the bot waits for the engine on a move, given
+// the mover's remaining clock, the cap (--max-think-seconds, 0 for none),
+// the safety margin, the measured per-move overhead and the own moves left
+// (this one included).
+//
+// Every move left is reserved half again its measured overhead (the
+// estimate lags a machine that is getting slower), and the margin once; of
+// the rest (the spare time), one move may take at most twice its even
+// share, never more than the spare time, nor the spec's min(cap, remaining
+// − margin). Since each move takes at most 2/movesLeft of the spare time,
+// the spare time stays positive until the last move: while the overhead is
+// not underestimated by a third, the clock cannot run out, however often
+// the engine fails to answer. A result of 0 is the panic mode: the reserve
+// is all the clock has, and the bot answers at once with its quick move.
+func Plan(remaining, cap, margin, overhead time.Duration, movesLeft int) time.Duration {
+	movesLeft = max(movesLeft, 1)
+	spare := remaining - margin - time.Duration(movesLeft)*overhead*3/2
+	if spare <= 0 {
+		return 0
+	}
+	full := Budget(remaining, cap, margin)
+	b := min(spare, 2*spare/time.Duration(movesLeft), full)
+	if b < minEngineBudget && b < full {
+		return 0 // cut below what an engine needs (a smaller cap is the user's)
+	}
+	return b
+}
