@@ -337,6 +337,10 @@ func (fs *fakeServer) waitResult(t *testing.T, id int64, within time.Duration) a
 type fakeEngine struct {
 	behave string // "", "hang", "error", "illegal", "slow"
 	delay  time.Duration
+	// gate, when set, holds every move until it is closed (or the move's
+	// context ends): a test opens it once the matches it wants to overlap
+	// are all running, whatever the machine's load.
+	gate   <-chan struct{}
 	calls  atomic.Int32
 	closed atomic.Int32
 	modes  []othello.Mode
@@ -357,6 +361,13 @@ func (e *fakeEngine) Supports(m othello.Mode) bool {
 func (e *fakeEngine) Close() error { e.closed.Add(1); return nil }
 func (e *fakeEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	e.calls.Add(1)
+	if e.gate != nil {
+		select {
+		case <-e.gate:
+		case <-ctx.Done():
+			return engines.Result{}, ctx.Err()
+		}
+	}
 	switch e.behave {
 	case "hang":
 		<-ctx.Done()

@@ -47,7 +47,8 @@ func requireClean(t *testing.T, fs *fakeServer, r arena.MatchResult) {
 func TestPlaysEveryModeAtOnce(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
-	eng := &fakeEngine{}
+	gate := make(chan struct{})
+	eng := &fakeEngine{gate: gate}
 	recs := &memRecorder{}
 	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 5; o.Records = recs })
 	waitOnline(t, fs, br)
@@ -55,6 +56,10 @@ func TestPlaysEveryModeAtOnce(t *testing.T) {
 	for _, m := range othello.AllModes() {
 		ids = append(ids, challenge(t, fs, "house", m))
 	}
+	// The engine holds its moves until all five matches are running, so
+	// they overlap on a loaded machine too.
+	waitFor(t, 20*time.Second, "five matches at once", func() bool { return br.maxM.Load() == 5 })
+	close(gate)
 	for _, id := range ids {
 		requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
 	}
@@ -129,15 +134,18 @@ func (r *memRecorder) all() []record.Game {
 func TestTwoPairsAndAHumanMatchAtOnce(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{})
-	// Moves of 20 ms keep each match running for a second or more, so the
-	// three overlap even when the bot plays instantly otherwise.
-	br := startBot(t, fs, factoryOf(&fakeEngine{behave: "slow", delay: 20 * time.Millisecond}, PerMatch), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 3 })
+	// The engine holds its moves until all three matches are running, so
+	// they overlap on a loaded machine too.
+	gate := make(chan struct{})
+	br := startBot(t, fs, factoryOf(&fakeEngine{gate: gate}, PerMatch), func(o *Options, _ *flipsight.Config) { o.MaxMatches = 3 })
 	waitOnline(t, fs, br)
 	a := challenge(t, fs, "house", othello.Std)
 	b := challenge(t, fs, "house", othello.Grand)
 	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, XOT: true, Clock: 20 * time.Second})
 	require.NoError(t, err)
 	require.Negative(t, h)
+	waitFor(t, 20*time.Second, "three matches at once", func() bool { return br.maxM.Load() == 3 })
+	close(gate)
 	for _, id := range []int64{a, b, h} {
 		requireClean(t, fs, fs.waitResult(t, id, 30*time.Second))
 	}
