@@ -29,7 +29,8 @@ var envSecretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTI
 // never passed, listed or not.
 const ExtraEnvVar = "FLIPBOT_ENGINE_ENV"
 
-// tokenVar is the bot token's variable.
+// tokenVar is the bot token's variable, config.TokenEnv (a test checks
+// they agree; engines/proc does not import config, which sits beside it).
 const tokenVar = "FS_BOT_TOKEN"
 
 // EngineEnv returns the environment of an engine process built from

@@ -6,9 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/config"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+func TestTokenVarIsConfigs(t *testing.T) {
+	assert.Equal(t, config.TokenEnv, tokenVar)
+}
 
 func TestEngineEnv(t *testing.T) {
 	got := EngineEnv([]string{

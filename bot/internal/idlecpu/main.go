@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/flipsight"
@@ -30,7 +31,7 @@ func main() {
 	secs := flag.Float64("seconds", 60, "measuring period")
 	warm := flag.Float64("warmup", 3, "seconds before measuring")
 	flag.Parse()
-	tok, err := flipsight.NewToken(os.Getenv("FS_BOT_TOKEN"))
+	tok, err := flipsight.NewToken(os.Getenv(config.TokenEnv))
 	if err != nil {
 		fail(err)
 	}
