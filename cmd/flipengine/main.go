@@ -6,7 +6,7 @@
 //	flipengine nboard                      an NBoard-protocol engine (std)
 //	flipengine solve FILE.obf              exact endgame solves
 //	flipengine bench                       a fixed benchmark of search speed
-//	flipengine probcut -out FILE           fit the Multi-ProbCut parameters
+//	flipengine probcut -eval E -out FILE   fit the Multi-ProbCut parameters
 package main
 
 import (

@@ -195,10 +195,10 @@ func TestSolveCommand(t *testing.T) {
 func TestProbCutCommand(t *testing.T) {
 	var out, errb bytes.Buffer
 	require.Equal(t, 0, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std,anti", "-depth8", "4"}, nil, &out, &errb), errb.String())
-	f, err := parser.ParseFile(token.NewFileSet(), "probcut_default.go", out.Bytes(), 0)
+	f, err := parser.ParseFile(token.NewFileSet(), "probcut_pattern.go", out.Bytes(), 0)
 	require.NoError(t, err, "%s", out.String())
 	assert.Equal(t, "search", f.Name.Name)
-	assert.Contains(t, out.String(), "func defaultProbCut() *ProbCut")
+	assert.Contains(t, out.String(), "func patternProbCut() *ProbCut")
 	assert.Contains(t, out.String(), "Mode: othello.Anti")
 	assert.Contains(t, errb.String(), "depth  4 from 2")
 
@@ -207,7 +207,11 @@ func TestProbCutCommand(t *testing.T) {
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "Mode: othello.Std")
+	out.Reset()
+	require.Equal(t, 0, run([]string{"probcut", "-eval", "baseline", "-hash", "1", "-positions", "3", "-modes", "std", "-depth8", "3"}, nil, &out, &errb), errb.String())
+	assert.Contains(t, out.String(), "func baselineProbCut() *ProbCut")
 	assert.Equal(t, 2, run([]string{"probcut", "-modes", "chess"}, nil, &out, &errb))
+	assert.Equal(t, 2, run([]string{"probcut", "-eval", "perfect"}, nil, &out, &errb))
 	assert.Equal(t, 1, run([]string{"probcut", "-hash", "1", "-positions", "3", "-modes", "std", "-depth8", "3", "-out", filepath.Join(file, "x", "y")}, nil, &out, &errb))
 }
 

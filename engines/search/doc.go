@@ -13,7 +13,8 @@
 // last8.go (the last empty by flip counting), cap8.go (classic reversi's
 // 32-disc cap), root8.go (iterative deepening and root solves), ybwc.go
 // (threads sharing an exact solve by YBWC), probcut.go, calibrate.go and
-// the generated probcut_default.go (Multi-ProbCut and its fit), search10.go
+// the generated probcut_pattern.go and probcut_baseline.go (Multi-ProbCut and
+// its fits for the trained and the hand-made evaluation), search10.go
 // (10×10 modes), table.go (transposition table), pool.go and flight.go
 // (core budget, single flight), obf.go and benchpos.go (test positions).
 package search

@@ -33,9 +33,10 @@ type Options struct {
 	Eval8  func(othello.Mode) eval.Evaluator8
 	Eval10 func(othello.Mode) eval.Evaluator10
 	// ProbCut holds the Multi-ProbCut parameters of the midgame search
-	// (default: the table fitted for the default evaluations by
-	// `flipengine probcut`; an empty ProbCut turns Multi-ProbCut off).
-	// Refit them whenever the evaluation changes.
+	// (default: per mode, the table `flipengine probcut` fitted for the
+	// mode's kind of evaluation, the trained one for an *eval.Pattern and
+	// the hand-made one otherwise; an empty ProbCut turns Multi-ProbCut
+	// off). Refit them whenever the evaluation changes.
 	ProbCut *ProbCut
 }
 
@@ -77,17 +78,32 @@ func New(opts Options) *Engine {
 	if opts.Eval10 == nil {
 		opts.Eval10 = eval.Baseline10
 	}
-	if opts.ProbCut == nil {
-		opts.ProbCut = defaultProbCut()
-	}
 	e := &Engine{threads: opts.Threads, tt: newTable(opts.HashMB), pool: opts.Pool, log: opts.Logger}
+	var baseline, pattern *ProbCut
 	for _, m := range othello.AllModes() {
-		e.mpc[m] = opts.ProbCut.model(m)
+		var ev any
 		if m.Size() == 8 {
 			e.ev8[m] = opts.Eval8(m)
+			ev = e.ev8[m]
 		} else {
 			e.ev10[m] = opts.Eval10(m)
+			ev = e.ev10[m]
 		}
+		pc := opts.ProbCut
+		if pc == nil {
+			if _, ok := ev.(*eval.Pattern); ok {
+				if pattern == nil {
+					pattern = patternProbCut()
+				}
+				pc = pattern
+			} else {
+				if baseline == nil {
+					baseline = baselineProbCut()
+				}
+				pc = baseline
+			}
+		}
+		e.mpc[m] = pc.model(m)
 	}
 	return e
 }

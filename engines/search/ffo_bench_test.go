@@ -4,14 +4,21 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"flipbot.dev/flipbot/engines/eval"
 )
 
 // benchFFO solves FFO positions from lo to hi (1-based numbers within the
 // file whose first position is first) with the given threads and reports
-// the total time and nodes/s.
+// the total time and nodes/s. It uses the trained pattern evaluation (the
+// default of flipengine and flipbot), which orders the top of the tree.
 func benchFFO(b *testing.B, file string, first, lo, hi, threads int) {
 	positions := loadOBF(b, file)
-	e := New(Options{Threads: threads})
+	ev, err := eval.Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := New(Options{Threads: threads, Eval8: ev.Eval8, Eval10: ev.Eval10})
 	for b.Loop() {
 		var nodes uint64
 		var total time.Duration

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -129,9 +130,11 @@ func TestCalibrateProbCutWritesATable(t *testing.T) {
 	}
 	assert.Equal(t, map[othello.Mode]bool{othello.Std: true, othello.Octagon: true}, modes)
 	var buf bytes.Buffer
-	require.NoError(t, pc.WriteGo(&buf, "test"))
-	_, err = parser.ParseFile(token.NewFileSet(), "probcut_default.go", buf.Bytes(), 0)
+	require.NoError(t, pc.WriteGo(&buf, "patternProbCut", "test"))
+	_, err = parser.ParseFile(token.NewFileSet(), "probcut_pattern.go", buf.Bytes(), 0)
 	require.NoError(t, err, "%s", buf.String())
+	assert.Contains(t, buf.String(), "func patternProbCut() *ProbCut {")
+	require.Error(t, pc.WriteGo(&buf, "not a name", "test"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = CalibrateProbCut(ctx, Options{}, CalibrateConfig{Positions: 1})
@@ -139,9 +142,43 @@ func TestCalibrateProbCutWritesATable(t *testing.T) {
 }
 
 func TestDefaultProbCutIsUsable(t *testing.T) {
-	for _, f := range defaultProbCut().Fits {
-		assert.Greater(t, f.Depth, f.Shallow)
-		assert.GreaterOrEqual(t, f.MaxEmpties, f.MinEmpties)
-		assert.Positive(t, f.N)
+	for name, pc := range map[string]*ProbCut{"baseline": baselineProbCut(), "pattern": patternProbCut()} {
+		for _, m := range othello.AllModes() {
+			assert.NotNil(t, pc.model(m), "%s %s", name, m)
+		}
+		for _, f := range pc.Fits {
+			assert.Greater(t, f.Depth, f.Shallow, name)
+			assert.GreaterOrEqual(t, f.MaxEmpties, f.MinEmpties, name)
+			assert.Positive(t, f.N, name)
+		}
+	}
+}
+
+func TestDefaultProbCutFollowsTheEvaluation(t *testing.T) {
+	trained, err := eval.Embedded()
+	require.NoError(t, err)
+	grand, ok := trained.Eval10(othello.Grand).(*eval.Pattern)
+	require.True(t, ok)
+	mixed := eval.BaselineSet()
+	mixed.Replace(grand) // trained grand, baseline elsewhere
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want func(othello.Mode) *ProbCut
+	}{
+		{"baseline", Options{}, func(othello.Mode) *ProbCut { return baselineProbCut() }},
+		{"pattern", Options{Eval8: trained.Eval8, Eval10: trained.Eval10}, func(othello.Mode) *ProbCut { return patternProbCut() }},
+		{"mixed", Options{Eval8: mixed.Eval8, Eval10: mixed.Eval10}, func(m othello.Mode) *ProbCut {
+			if m == othello.Grand {
+				return patternProbCut()
+			}
+			return baselineProbCut()
+		}},
+		{"off", Options{Eval8: trained.Eval8, Eval10: trained.Eval10, ProbCut: &ProbCut{}}, func(othello.Mode) *ProbCut { return &ProbCut{} }},
+	} {
+		e := New(Options{HashMB: 1, Eval8: tc.opts.Eval8, Eval10: tc.opts.Eval10, ProbCut: tc.opts.ProbCut})
+		for _, m := range othello.AllModes() {
+			assert.Equal(t, tc.want(m).model(m), e.mpc[m], "%s %s", tc.name, m)
+		}
 	}
 }
