@@ -7,6 +7,7 @@ import (
 
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/engines/sizing"
@@ -51,7 +52,7 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 	if err != nil {
 		return fmt.Errorf("flipsight client: %w", err)
 	}
-	builtin := search.New(search.Options{Threads: s.Threads, HashMB: s.HashMB})
+	builtin := search.New(builtinOptions(s, p.cfg.Logger))
 	defer builtin.Close()
 	factory, pool := p.engineFactory(builtin, s)
 	onStatus := report
@@ -126,4 +127,20 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.Engine
 		return &modeEngine{builtin: builtin, pool: pool, off: off}, nil
 	}
 	return f, pool
+}
+
+// builtinOptions is the built-in engine's search options: the trained
+// pattern evaluation of every mode, as flipbot's default. Should the
+// embedded weights not load (a broken build; the eval package's tests
+// guard against it), the hand-made evaluation plays instead, logged, so
+// the device still plays.
+func builtinOptions(s Settings, log *slog.Logger) search.Options {
+	o := search.Options{Threads: s.Threads, HashMB: s.HashMB}
+	ev, err := eval.Embedded()
+	if err != nil {
+		log.Error("the trained evaluation does not load; the built-in engine uses the hand-made one", "err", err)
+		ev = eval.BaselineSet()
+	}
+	o.Eval8, o.Eval10 = ev.Eval8, ev.Eval10
+	return o
 }

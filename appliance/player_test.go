@@ -1,10 +1,14 @@
 package appliance
 
 import (
+	"log/slog"
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRunClocks(t *testing.T) {
@@ -19,4 +23,22 @@ func TestRunClocks(t *testing.T) {
 	assert.Equal(t, [2]int64{7_500, 20_000}, l[0].ClocksMS, "the mover's clock runs")
 	assert.Equal(t, [2]int64{10_000, 20_000}, l[1].ClocksMS, "a finished leg's clocks stand")
 	assert.Equal(t, [2]int64{10_000, 0}, l[2].ClocksMS, "never below zero")
+}
+
+// The appliance's built-in engine plays every mode with the trained
+// pattern evaluation, as flipbot does by default (it once used
+// search.New's default, the hand-made one).
+func TestBuiltinEngineUsesTheTrainedEvaluation(t *testing.T) {
+	o := builtinOptions(Settings{Threads: 1, HashMB: 1}, slog.New(slog.DiscardHandler))
+	require.NotNil(t, o.Eval8)
+	require.NotNil(t, o.Eval10)
+	for _, m := range othello.AllModes() {
+		if m.Size() == 8 {
+			assert.IsType(t, &eval.Pattern{}, o.Eval8(m), "%s", m)
+		} else {
+			assert.IsType(t, &eval.Pattern{}, o.Eval10(m), "%s", m)
+		}
+	}
+	assert.Equal(t, 1, o.Threads)
+	assert.Equal(t, 1, o.HashMB)
 }
