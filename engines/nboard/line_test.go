@@ -9,12 +9,13 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-func TestParseHintLines(t *testing.T) {
+func TestParseLine(t *testing.T) {
 	sq := func(s string) int {
 		m, err := othello.ParseSquare(s, 8)
 		require.NoError(t, err)
 		return m
 	}
+	f5 := sq("f5")
 	tests := []struct {
 		in   string
 		want Line
@@ -29,25 +30,6 @@ func TestParseHintLines(t *testing.T) {
 		{"search z9 1 0 3", Line{}, true},
 		{"search f5 x 0 3", Line{}, true},
 		{"book f", Line{}, true},
-	}
-	for _, tc := range tests {
-		got, err := ParseLine(tc.in)
-		if tc.err {
-			assert.Error(t, err, tc.in)
-			continue
-		}
-		require.NoError(t, err, tc.in)
-		assert.Equal(t, tc.want, got, tc.in)
-	}
-}
-
-func TestParseLine(t *testing.T) {
-	f5, _ := othello.ParseSquare("f5", 8)
-	tests := []struct {
-		in   string
-		want Line
-		err  bool
-	}{
 		{"=== F5/1.50/0.10", Line{Kind: LineMove, Move: f5, Eval: 1.5, HasEval: true, Time: 0.1}, false},
 		{"=== f5 0.00 0.0", Line{Kind: LineMove, Move: f5, HasEval: true}, false},
 		{"===F5", Line{Kind: LineMove, Move: f5}, false},
