@@ -21,21 +21,13 @@ import (
 // the page, enters the pairing code and the token, the bot goes online with
 // the real player and (without -short) plays a match to its result.
 func TestApplianceAgainstArena(t *testing.T) {
-	srv, err := arena.New(arena.Config{
+	srv, apiURL := startArena(t, arena.Config{
 		Bots: []arena.BotConfig{
 			{Name: "PiBot", Token: tokA, Modes: othello.AllModes()},
 			{Name: "Greedy", Builtin: true, Level: 1, Modes: othello.AllModes()},
 		},
 		ClockPerLeg: 20 * time.Second,
-	})
-	require.NoError(t, err)
-	defer srv.Close()
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx, 50*time.Millisecond)
-	apiURL := ts.URL + arena.APIPath
+	}, 50*time.Millisecond)
 
 	gamesDir := t.TempDir()
 	e := startEnv(t, func(c *Config, a *app) {
@@ -95,4 +87,21 @@ func TestApplianceAgainstArena(t *testing.T) {
 		assert.Equal(t, len(g.Moves)+1, strings.Count(page, `class="frame"`))
 		assert.NotContains(t, page, "does not replay")
 	}
+}
+
+// startArena runs an arena with cfg behind an httptest server, ticking
+// every tick, until the test ends, and returns it and its API URL.
+func startArena(t *testing.T, cfg arena.Config, tick time.Duration) (*arena.Server, string) {
+	t.Helper()
+	srv, err := arena.New(cfg)
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv.Handler())
+	ctx, cancel := context.WithCancel(context.Background())
+	go srv.Run(ctx, tick)
+	t.Cleanup(func() {
+		cancel()
+		ts.Close()
+		srv.Close()
+	})
+	return srv, ts.URL + arena.APIPath
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -131,7 +130,7 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays three std matches in real time (about 20 s); skipped with -short")
 	}
-	srv, err := arena.New(arena.Config{
+	srv, apiURL := startArena(t, arena.Config{
 		Bots: []arena.BotConfig{
 			{Name: "PiBot", Token: tokA, Modes: othello.AllModes()},
 			{Name: "Greedy1", Builtin: true, Level: 1, Modes: othello.AllModes()},
@@ -139,15 +138,9 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 		},
 		ClockPerLeg:   15 * time.Second,
 		SearchThreads: 1,
-	})
-	require.NoError(t, err)
-	defer srv.Close()
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	}, 20*time.Millisecond)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go srv.Run(ctx, 20*time.Millisecond)
-	apiURL := ts.URL + arena.APIPath
 
 	var logs syncBuffer
 	bin := egaroucidtest.Install(t, "think 20")
