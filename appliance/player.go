@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
@@ -33,13 +34,17 @@ type botPlayerConfig struct {
 // Egaroucid for std when the settings say so).
 type botPlayer struct {
 	cfg botPlayerConfig
+	// evals loads the built-in engine's evaluations once, on the first
+	// Play: later Plays (a new token, new settings) reuse them.
+	evals func() *eval.Set
 }
 
 func newBotPlayer(cfg botPlayerConfig) Player {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return botPlayer{cfg: cfg}
+	log := cfg.Logger
+	return botPlayer{cfg: cfg, evals: sync.OnceValue(func() *eval.Set { return builtinEvals(log) })}
 }
 
 // Play implements Player: one bot.Bot per call, stopped by ctx.
@@ -52,7 +57,7 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 	if err != nil {
 		return fmt.Errorf("flipsight client: %w", err)
 	}
-	builtin := search.New(builtinOptions(s, p.cfg.Logger))
+	builtin := search.New(builtinOptions(s, p.evals()))
 	defer builtin.Close()
 	factory, pool := p.engineFactory(builtin, s)
 	onStatus := report
@@ -129,18 +134,22 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.Engine
 	return f, pool
 }
 
-// builtinOptions is the built-in engine's search options: the trained
+// builtinEvals returns the built-in engine's evaluations: the trained
 // pattern evaluation of every mode, as flipbot's default. Should the
 // embedded weights not load (a broken build; the eval package's tests
 // guard against it), the hand-made evaluation plays instead, logged, so
 // the device still plays.
-func builtinOptions(s Settings, log *slog.Logger) search.Options {
-	o := search.Options{Threads: s.Threads, HashMB: s.HashMB}
+func builtinEvals(log *slog.Logger) *eval.Set {
 	ev, err := eval.Embedded()
 	if err != nil {
 		log.Error("the trained evaluation does not load; the built-in engine uses the hand-made one", "err", err)
-		ev = eval.BaselineSet()
+		return eval.BaselineSet()
 	}
-	o.Eval8, o.Eval10 = ev.Eval8, ev.Eval10
-	return o
+	return ev
+}
+
+// builtinOptions is the built-in engine's search options with the
+// settings' threads and table size and the evaluations ev.
+func builtinOptions(s Settings, ev *eval.Set) search.Options {
+	return search.Options{Threads: s.Threads, HashMB: s.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10}
 }

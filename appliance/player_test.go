@@ -29,7 +29,7 @@ func TestRunClocks(t *testing.T) {
 // pattern evaluation, as flipbot does by default (it once used
 // search.New's default, the hand-made one).
 func TestBuiltinEngineUsesTheTrainedEvaluation(t *testing.T) {
-	o := builtinOptions(Settings{Threads: 1, HashMB: 1}, slog.New(slog.DiscardHandler))
+	o := builtinOptions(Settings{Threads: 1, HashMB: 1}, builtinEvals(slog.New(slog.DiscardHandler)))
 	require.NotNil(t, o.Eval8)
 	require.NotNil(t, o.Eval10)
 	for _, m := range othello.AllModes() {
