@@ -57,8 +57,8 @@ type Bot struct {
 	botInfo      BotInfo
 	names        map[int64]string
 	matches      map[int64]*match
-	rejected     map[int64]bool
-	ended        map[int64]bool // matches seen ending: a late, older view never revives them
+	rejected     *recentIDs // pending matches refused: not considered again
+	ended        *recentIDs // matches seen ending: a late, older view never revives them
 	results      []Result
 	streamUp     bool
 	draining     bool
@@ -129,8 +129,8 @@ func New(opts Options) (*Bot, error) {
 		refreshes:  make(chan refreshReq, 8),
 		names:      map[int64]string{},
 		matches:    map[int64]*match{},
-		rejected:   map[int64]bool{},
-		ended:      map[int64]bool{},
+		rejected:   newRecentIDs(maxRecentIDs),
+		ended:      newRecentIDs(maxRecentIDs),
 		searches:   map[legKey]map[int]record.Search{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}

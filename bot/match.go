@@ -88,7 +88,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 		return
 	}
 	p := obj.Participant(b.me)
-	if p < 0 || b.ended[obj.ID] {
+	if p < 0 || b.ended.has(obj.ID) {
 		return
 	}
 	m := b.matches[obj.ID]
@@ -164,7 +164,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	if !obj.IsHuman() && p != 1 {
 		return // our own challenge: the other bot accepts
 	}
-	if b.stopping() || b.rejected[obj.ID] {
+	if b.stopping() || b.rejected.has(obj.ID) {
 		return
 	}
 	mode := obj.GameMode
@@ -173,7 +173,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	}
 	pm, err := othello.ParseMode(mode)
 	if err != nil || !b.opts.Engine.supports(pm) {
-		b.rejected[obj.ID] = true
+		b.rejected.add(obj.ID)
 		b.log.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -330,7 +330,7 @@ func (b *Bot) stillMyMove(key legKey, rev int64) bool {
 // it (loop).
 func (b *Bot) finish(m *match, obj *flipsight.Match) {
 	delete(b.matches, m.id)
-	b.ended[m.id] = true
+	b.ended.add(m.id)
 	m.cancelTasks()
 	b.eng.releaseMatch(m.id)
 	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {

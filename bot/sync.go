@@ -298,6 +298,11 @@ func (b *Bot) onPoll(r pollResult) {
 		b.me = resp.Bot.ID
 		b.botInfo = botInfo(resp.Bot)
 	}
+	if len(b.names) > maxRecentIDs {
+		// Names only label opponents; the lists below name every bot the
+		// matches in play need, so a long run starts over rather than grow.
+		clear(b.names)
+	}
 	for _, bt := range resp.Bots {
 		b.names[bt.ID] = bt.Name
 	}
