@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -40,7 +41,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,14 +69,15 @@ func main() {
 	sampleEvery := flag.Duration("sample-every", 30*time.Second, "resource sampling interval")
 	modeList := flag.String("modes", "", "comma-separated modes to play in turn (default: all five)")
 	cpuProfile := flag.Bool("cpuprofile", false, "write a CPU profile of the whole run (bot and arena) to -out/cpu.pprof")
+	heapEvery := flag.Duration("heap-every", 0, "write a heap profile (after a GC) to -out/heap/SECONDS.pprof at this interval and at the end (0: none); compare two with go tool pprof -base")
 	flag.Parse()
 	modes, err := parseModes(*modeList)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(2)
 	}
-	if *cpuProfile && *out == "" {
-		fmt.Fprintln(os.Stderr, "soak: -cpuprofile needs -out")
+	if (*cpuProfile || *heapEvery > 0) && *out == "" {
+		fmt.Fprintln(os.Stderr, "soak: -cpuprofile and -heap-every need -out")
 		os.Exit(2)
 	}
 	stop := func() {}
@@ -86,7 +87,12 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	err = run(*duration, *faultEvery, *clock, *maxThink, *level, *out, *engineBin, *sampleEvery, modes)
+	if *heapEvery > 0 {
+		// Sample every 4 KiB allocated on average instead of every 512 KiB, so
+		// that a growth of a few hundred KiB shows in the profiles.
+		runtime.MemProfileRate = 4096
+	}
+	err = run(*duration, *faultEvery, *clock, *maxThink, *level, *out, *engineBin, *sampleEvery, *heapEvery, modes)
 	stop()
 	if errors.Is(err, errFigures) {
 		os.Exit(1) // the report says which
@@ -146,29 +152,65 @@ type counters struct {
 	byMode                                                sync.Map // mode → *atomic.Int64
 
 	// arenaMu guards arenaMove: how long the arena took to handle each of
-	// the bot's move requests (in this process: its share of the CPU).
+	// the bot's move requests (in this process: its share of the CPU), as a
+	// histogram of fixed size, so that the harness's own memory stays flat.
 	arenaMu   sync.Mutex
-	arenaMove []time.Duration
+	arenaMove durationHist
 }
 
-// noteArenaMove keeps one move request's handling time.
+// noteArenaMove counts one move request's handling time.
 func (c *counters) noteArenaMove(d time.Duration) {
 	c.arenaMu.Lock()
 	defer c.arenaMu.Unlock()
-	c.arenaMove = append(c.arenaMove, d)
+	c.arenaMove.add(d)
 }
 
 // arenaMovePercentiles returns the median, the 99th percentile and the
 // largest of the arena's move handling times.
 func (c *counters) arenaMovePercentiles() (p50, p99, top time.Duration, n int) {
 	c.arenaMu.Lock()
-	d := slices.Clone(c.arenaMove)
-	c.arenaMu.Unlock()
-	if len(d) == 0 {
-		return 0, 0, 0, 0
+	defer c.arenaMu.Unlock()
+	h := &c.arenaMove
+	return h.quantile(0.5), h.quantile(0.99), h.max, int(h.n)
+}
+
+// durationHist counts durations in buckets 2 % wide from 1 µs up (the
+// last bucket holds everything from about 5 h): a quantile is read to
+// within 2 %, in constant memory.
+type durationHist struct {
+	counts [histBuckets]int64
+	n      int64
+	max    time.Duration
+}
+
+const (
+	histBuckets = 1200
+	histStep    = 1.02
+)
+
+func (h *durationHist) add(d time.Duration) {
+	h.n++
+	h.max = max(h.max, d)
+	i := 0
+	if us := float64(d) / float64(time.Microsecond); us > 1 {
+		i = min(histBuckets-1, int(math.Log(us)/math.Log(histStep))+1)
 	}
-	slices.Sort(d)
-	return d[len(d)/2], d[len(d)*99/100], d[len(d)-1], len(d)
+	h.counts[i]++
+}
+
+// quantile returns the upper bound of the bucket that holds the q-quantile
+// (at most the largest duration seen).
+func (h *durationHist) quantile(q float64) time.Duration {
+	if h.n == 0 {
+		return 0
+	}
+	rank := int64(float64(h.n-1)*q) + 1
+	for i, c := range h.counts {
+		if rank -= c; rank <= 0 && i < histBuckets-1 {
+			return min(h.max, time.Duration(math.Pow(histStep, float64(i))*float64(time.Microsecond)))
+		}
+	}
+	return h.max
 }
 
 // lineCounter passes the bot's log on to w and counts the fallback moves
@@ -331,7 +373,7 @@ func (f *front) cutStreams() int {
 	return len(f.streams)
 }
 
-func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, engineBin string, sampleEvery time.Duration, modes []othello.Mode) error {
+func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, engineBin string, sampleEvery, heapEvery time.Duration, modes []othello.Mode) error {
 	if out == "" {
 		d, err := os.MkdirTemp("", "flipbot-soak-")
 		if err != nil {
@@ -427,6 +469,12 @@ func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, en
 	var heap []int64
 	tick := time.NewTicker(sampleEvery)
 	progress := time.NewTicker(5 * time.Minute)
+	var heapTick <-chan time.Time
+	if heapEvery > 0 {
+		t := time.NewTicker(heapEvery)
+		defer t.Stop()
+		heapTick = t.C
+	}
 	for now := time.Now(); now.Before(end); now = time.Now() {
 		select {
 		case <-tick.C:
@@ -436,6 +484,10 @@ func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, en
 			heap = append(heap, s.heapKiB)
 			fmt.Fprintf(samples, "%.0f\t%d\t%d\t%d\t%d\t%d\t%d\n", time.Since(start).Seconds(), s.rssKiB, s.heapKiB,
 				s.goroutines, s.fds, s.engines, c.matches.Load())
+		case <-heapTick:
+			if err := writeHeapProfile(out, time.Since(start)); err != nil {
+				return err
+			}
 		case <-progress.C:
 			fmt.Printf("%5.0f s: %d matches, %d moves, %d illegal, %d faults\n", time.Since(start).Seconds(),
 				c.matches.Load(), c.moves.Load(), c.illegal.Load(),
@@ -447,6 +499,12 @@ func run(duration, faultEvery, clock, maxThink time.Duration, level int, out, en
 	}
 	tick.Stop()
 	progress.Stop()
+	if heapEvery > 0 {
+		// The last profile while the bot is still up with its matches in play.
+		if err := writeHeapProfile(out, time.Since(start)); err != nil {
+			return err
+		}
+	}
 	close(stopAll)
 	wg.Wait()
 	bcancel()
@@ -613,6 +671,25 @@ func injector(fr *front, c *counters, every time.Duration, stop <-chan struct{},
 			}
 		}
 	}
+}
+
+// writeHeapProfile writes the heap profile, after a GC, to
+// out/heap/SECONDS.pprof.
+func writeHeapProfile(out string, at time.Duration) error {
+	dir := filepath.Join(out, "heap")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%05.0f.pprof", at.Seconds())))
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	return f.Close()
 }
 
 // engineProcs returns the pids of this process's children.
