@@ -134,13 +134,14 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.Engine
 	return f, pool
 }
 
-// builtinEvals returns the built-in engine's evaluations: the trained
-// pattern evaluation of every mode, as flipbot's default. Should the
+// builtinEvals returns the built-in engine's evaluations: per mode the one
+// measured stronger (eval.Best: the trained pattern evaluation, but the
+// hand-made one in grand), as flipbot's default. Should the
 // embedded weights not load (a broken build; the eval package's tests
 // guard against it), the hand-made evaluation plays instead, logged, so
 // the device still plays.
 func builtinEvals(log *slog.Logger) *eval.Set {
-	ev, err := eval.Embedded()
+	ev, err := eval.Best()
 	if err != nil {
 		log.Error("the trained evaluation does not load; the built-in engine uses the hand-made one", "err", err)
 		return eval.BaselineSet()

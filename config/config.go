@@ -65,7 +65,7 @@ type Bot struct {
 	// Ours.
 	Threads    int    // --threads (0 = all cores)
 	HashMB     int    // --hash-mb (0 = engine default)
-	Eval       string // --eval pattern|baseline: the built-in engine's evaluation
+	Eval       string // --eval best|pattern|baseline: the built-in engine's evaluation
 	MaxMatches int    // --max-matches (default 2)
 	LogFormat  string // --log-format text|json
 	Verbose    bool   // --verbose: debug logs
@@ -123,7 +123,7 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 	fs.StringVar(&b.StreamURL, "stream-url", "", "stream `URL` (default: on the API's host)")
 	fs.IntVar(&b.Threads, "threads", 0, "threads of the built-in engine (0 = all cores), or of each Edax/Egaroucid leg (0 = half the cores)")
 	fs.IntVar(&b.HashMB, "hash-mb", 0, "transposition table of the built-in engine, or of each Edax/Egaroucid leg, in `MiB` (0 = default; sized to the memory for Edax/Egaroucid)")
-	fs.StringVar(&b.Eval, "eval", "pattern", "evaluation of the built-in engine: pattern (trained) or baseline (hand-made)")
+	fs.StringVar(&b.Eval, "eval", "best", "evaluation of the built-in engine: best (per mode the stronger: trained, but hand-made in grand), pattern (trained in every mode) or baseline (hand-made)")
 	fs.IntVar(&b.MaxMatches, "max-matches", 2, "matches played at once (a pair and a human match count 1 each)")
 	fs.StringVar(&b.LogFormat, "log-format", LogText, "log format: text or json")
 	fs.BoolVar(&b.Verbose, "verbose", false, "debug logs")
@@ -175,8 +175,8 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 	if b.MaxMatches < 1 {
 		errs = append(errs, errors.New("--max-matches must be ≥ 1"))
 	}
-	if b.Eval != "" && b.Eval != "pattern" && b.Eval != "baseline" {
-		errs = append(errs, errors.New("--eval must be pattern or baseline"))
+	if b.Eval != "" && b.Eval != "best" && b.Eval != "pattern" && b.Eval != "baseline" {
+		errs = append(errs, errors.New("--eval must be best, pattern or baseline"))
 	}
 	if b.LogFormat != LogText && b.LogFormat != LogJSON {
 		errs = append(errs, fmt.Errorf("--log-format must be %s or %s", LogText, LogJSON))

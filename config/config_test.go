@@ -31,7 +31,7 @@ func TestParseBotDefaults(t *testing.T) {
 	assert.Equal(t, "builtin", b.EngineKind())
 	assert.False(t, b.Token.IsZero())
 	assert.Zero(t, b.MaxRuntime)
-	assert.Equal(t, "pattern", b.Eval)
+	assert.Equal(t, "best", b.Eval)
 }
 
 func TestParseBotOfficialFlags(t *testing.T) {
@@ -71,7 +71,7 @@ func TestParseBotErrors(t *testing.T) {
 		{"long engine name", []string{"--engine-name", strings.Repeat("x", 121)}, "120"},
 		{"max matches 0", []string{"--max-matches", "0"}, "max-matches"},
 		{"log format", []string{"--log-format", "xml"}, "log-format"},
-		{"eval", []string{"--eval", "magic"}, "--eval must be pattern or baseline"},
+		{"eval", []string{"--eval", "magic"}, "--eval must be best, pattern or baseline"},
 		{"http api off loopback", []string{"--api", "http://othelloclub.com/x"}, "refused"},
 		{"stream on other host", []string{"--stream-url", "https://evil.example/s"}, "refused"},
 		{"positional", []string{"extra"}, "unexpected"},

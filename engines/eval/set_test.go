@@ -105,4 +105,20 @@ func TestByName(t *testing.T) {
 	assert.IsType(t, &baseline10{}, set.Eval10(othello.Octagon))
 	_, err = ByName("magic")
 	assert.ErrorContains(t, err, `unknown evaluation "magic"`)
+
+	for _, name := range []string{NamePattern, NameBest, ""} {
+		set, err := ByName(name)
+		require.NoError(t, err, name)
+		for _, m := range othello.AllModes() {
+			trained := name == NamePattern || TrainedIsStronger(m)
+			var ev any = set.Eval8(m)
+			if m.Size() == 10 {
+				ev = set.Eval10(m)
+			}
+			_, isPattern := ev.(*Pattern)
+			assert.Equal(t, trained, isPattern, "%q in %s: trained", name, m)
+		}
+	}
+	assert.False(t, TrainedIsStronger(othello.Grand), "grand's trained weights lost to the hand-made evaluation")
+	assert.True(t, TrainedIsStronger(othello.Std))
 }
