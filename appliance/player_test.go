@@ -25,10 +25,10 @@ func TestRunClocks(t *testing.T) {
 	assert.Equal(t, [2]int64{10_000, 0}, l[2].ClocksMS, "never below zero")
 }
 
-// The appliance's built-in engine plays every mode with the trained
-// pattern evaluation, as flipbot does by default (it once used
-// search.New's default, the hand-made one).
-func TestBuiltinEngineUsesTheTrainedEvaluation(t *testing.T) {
+// The appliance's built-in engine plays, per mode, the evaluation measured
+// stronger (eval.Best: trained, but hand-made in grand), as flipbot does by
+// default (it once used search.New's default, the hand-made one, everywhere).
+func TestBuiltinEngineUsesTheStrongerEvaluation(t *testing.T) {
 	o := builtinOptions(Settings{Threads: 1, HashMB: 1}, builtinEvals(slog.New(slog.DiscardHandler)))
 	require.NotNil(t, o.Eval8)
 	require.NotNil(t, o.Eval10)
