@@ -101,8 +101,17 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 func (m *modeEngine) leaseFor(req engines.Request) *lease {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.lease == nil && req.Wire != nil {
-		m.lease = m.pool.claim(req.Wire.MatchID)
+	if req.Wire != nil {
+		// The match's own lease wins over one leased ahead: a replacement
+		// engine is started (StartFor) before it knows its match, and may
+		// have leased a pair that came free meanwhile; the match must keep
+		// its kind of engine to its end, so that pair goes back.
+		if c := m.pool.claim(req.Wire.MatchID); c != nil && c != m.lease {
+			if m.lease != nil {
+				m.pool.detach(m.lease)
+			}
+			m.lease = c
+		}
 	}
 	if m.lease == nil && m.closed {
 		return &lease{} // a move racing the close: nothing leased that no one would give back
