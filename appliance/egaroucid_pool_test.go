@@ -180,6 +180,42 @@ func TestEgaroucidSlots(t *testing.T) {
 	assert.Equal(t, 0, builtin.closed)
 }
 
+// TestEgaroucidReplacementKeepsTheMatchsKind: the built-in match's engine
+// is discarded after a failed move, the Egaroucid match ends, and the
+// replacement is started ahead (StartFor) before its first move: it leases
+// the pair that came free, but the match still plays the built-in engine to
+// its end, and the pair goes back to the pool (seen once in CI under load:
+// Egaroucid played the rest of the built-in match).
+func TestEgaroucidReplacementKeepsTheMatchsKind(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	tp := newTestPool(t, 2, nil)
+	newMatch := func() *modeEngine {
+		return &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	}
+	first, second := newMatch(), newMatch()
+	require.NoError(t, first.StartFor(othello.Std))
+	require.NoError(t, second.StartFor(othello.Std))
+	assert.Equal(t, 100, stdMove(t, first, 1, 0))
+	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0))
+
+	require.NoError(t, second.Close()) // discarded after a failed move
+	require.NoError(t, first.Close())  // the Egaroucid match ends
+	tp.pollAndCheck(t, statusOf(2), 2, 0)
+
+	replacement := newMatch()
+	require.NoError(t, replacement.StartFor(othello.Std)) // started ahead: leases the free pair
+	tp.check(t, 2, 2)
+	assert.Equal(t, builtinMove, stdMove(t, replacement, 2, 1), "the built-in match keeps the built-in engine")
+	assert.Equal(t, builtinMove, stdMove(t, replacement, 2, 0))
+	tp.check(t, 2, 0)
+	assert.Equal(t, 0, countOf(&tp.log, `"std match plays with Egaroucid" match=2`), tp.log.String())
+
+	third := newMatch()
+	assert.Equal(t, 101, stdMove(t, third, 3, 1), "the pair is free for the next match")
+	require.NoError(t, replacement.Close())
+	require.NoError(t, third.Close())
+}
+
 // TestEgaroucidHumanMatch: a human std match has one leg: it keeps one
 // Egaroucid and gives the other back at its first move.
 func TestEgaroucidHumanMatch(t *testing.T) {
@@ -269,10 +305,12 @@ func TestEgaroucidProbeRefuses(t *testing.T) {
 	tp := newTestPool(t, 2, nil)
 	tp.warmErr = fmt.Errorf("%w: 343.2 MiB resident while starting", egaroucid.ErrOverShare)
 	tp.probe(context.Background())
+	// The refusal is visible (Refused) before its line is logged and the
+	// process closed: wait for the close, the last of the three.
 	require.Eventually(t, func() bool { return tp.Refused() != nil }, 5*time.Second, time.Millisecond)
-	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
 	require.Len(t, tp.made, 1)
-	assert.True(t, tp.made[0].isClosed())
+	require.Eventually(t, tp.made[0].isClosed, 5*time.Second, time.Millisecond)
+	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
 	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
 	require.NoError(t, m.StartFor(othello.Std))
 	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0))
