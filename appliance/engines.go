@@ -101,11 +101,12 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 func (m *modeEngine) leaseFor(req engines.Request) *lease {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if req.Wire != nil {
+	if req.Wire != nil && !m.closed {
 		// The match's own lease wins over one leased ahead: a replacement
 		// engine is started (StartFor) before it knows its match, and may
 		// have leased a pair that came free meanwhile; the match must keep
-		// its kind of engine to its end, so that pair goes back.
+		// its kind of engine to its end, so that pair goes back. Not after
+		// Close: claiming reopens the lease, and nothing would close it again.
 		if c := m.pool.claim(req.Wire.MatchID); c != nil && c != m.lease {
 			if m.lease != nil {
 				m.pool.detach(m.lease)
