@@ -55,12 +55,20 @@ func WeightsFile(m othello.Mode) string { return m.String() + ".fbpw" }
 // decompresses and checks every file (a few MB of tables in all). A missing
 // or corrupt file is an error.
 func Embedded() (*Set, error) {
-	return loadSet(embedded, "weights")
+	return loadSet(embedded, "weights", everyMode)
 }
 
-func loadSet(fsys fs.FS, dir string) (*Set, error) {
-	s := &Set{}
+// everyMode selects every mode (for loadSet).
+func everyMode(othello.Mode) bool { return true }
+
+// loadSet loads the weights of the modes trained selects from dir in fsys;
+// the other modes get the hand-made evaluation, and their files are not read.
+func loadSet(fsys fs.FS, dir string, trained func(othello.Mode) bool) (*Set, error) {
+	s := BaselineSet()
 	for _, m := range othello.AllModes() {
+		if !trained(m) {
+			continue
+		}
 		name := dir + "/" + WeightsFile(m)
 		data, err := fs.ReadFile(fsys, name)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -108,24 +116,10 @@ func TrainedIsStronger(m othello.Mode) bool {
 }
 
 // Best returns, per mode, the evaluation measured stronger: the embedded
-// weights where [TrainedIsStronger], the hand-made evaluation elsewhere.
-// Like [Embedded], it loads and checks every embedded file.
+// weights where [TrainedIsStronger] (loaded and checked now), the hand-made
+// evaluation elsewhere (those modes' files are not even decompressed).
 func Best() (*Set, error) {
-	s, err := Embedded()
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range othello.AllModes() {
-		if TrainedIsStronger(m) {
-			continue
-		}
-		if m.Size() == 10 {
-			s.e10[m] = Baseline10(m)
-		} else {
-			s.e8[m] = Baseline8(m)
-		}
-	}
-	return s, nil
+	return loadSet(embedded, "weights", TrainedIsStronger)
 }
 
 // ByName returns the evaluations called name: [NameBest] (also for ""),

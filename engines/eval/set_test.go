@@ -85,16 +85,16 @@ func TestLoadSetErrors(t *testing.T) {
 	good, err := randomWeights(t, othello.Std, 1).MarshalBinary()
 	require.NoError(t, err)
 	fsys := fstest.MapFS{"w/std.fbpw": {Data: good}}
-	_, err = loadSet(fsys, "w")
+	_, err = loadSet(fsys, "w", everyMode)
 	assert.ErrorContains(t, err, "no w/anti.fbpw")
 	fsys = fstest.MapFS{}
 	for _, m := range othello.AllModes() {
 		fsys["w/"+WeightsFile(m)] = &fstest.MapFile{Data: good}
 	}
-	_, err = loadSet(fsys, "w")
+	_, err = loadSet(fsys, "w", everyMode)
 	assert.ErrorContains(t, err, "holds std weights", "a file under another mode's name")
 	fsys["w/std.fbpw"] = &fstest.MapFile{Data: good[:20]}
-	_, err = loadSet(fsys, "w")
+	_, err = loadSet(fsys, "w", everyMode)
 	assert.ErrorIs(t, err, ErrCorrupt)
 }
 
