@@ -12,11 +12,11 @@ type recentIDs struct {
 	set  map[int64]struct{}
 	ring []int64 // the IDs in the order they were added; when full, ring[next] is the oldest
 	next int
-	cap  int
+	size int // the most IDs remembered
 }
 
 func newRecentIDs(capacity int) *recentIDs {
-	return &recentIDs{set: map[int64]struct{}{}, cap: max(1, capacity)}
+	return &recentIDs{set: map[int64]struct{}{}, size: max(1, capacity)}
 }
 
 // has reports whether id is remembered.
@@ -30,12 +30,12 @@ func (r *recentIDs) add(id int64) {
 	if r.has(id) {
 		return
 	}
-	if len(r.ring) < r.cap {
+	if len(r.ring) < r.size {
 		r.ring = append(r.ring, id)
 	} else {
 		delete(r.set, r.ring[r.next])
 		r.ring[r.next] = id
-		r.next = (r.next + 1) % r.cap
+		r.next = (r.next + 1) % r.size
 	}
 	r.set[id] = struct{}{}
 }
