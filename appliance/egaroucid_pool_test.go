@@ -76,6 +76,11 @@ func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
 	return tp
 }
 
+// match makes a match's engine on the pool, with builtin for the rest.
+func (tp *testPool) match(builtin *namedEngine) *modeEngine {
+	return &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+}
+
 func (tp *testPool) check(t *testing.T, wantLive, wantLeased int) {
 	t.Helper()
 	live, leased := tp.counts()
@@ -110,9 +115,7 @@ func statusOf(ids ...int64) bot.Status {
 func TestEgaroucidSlots(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
-	newMatch := func() *modeEngine {
-		return &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
-	}
+	newMatch := func() *modeEngine { return tp.match(builtin) }
 
 	first, second := newMatch(), newMatch()
 	require.NoError(t, first.StartFor(othello.Std))
@@ -189,9 +192,7 @@ func TestEgaroucidSlots(t *testing.T) {
 func TestEgaroucidReplacementKeepsTheMatchsKind(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
-	newMatch := func() *modeEngine {
-		return &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
-	}
+	newMatch := func() *modeEngine { return tp.match(builtin) }
 	first, second := newMatch(), newMatch()
 	require.NoError(t, first.StartFor(othello.Std))
 	require.NoError(t, second.StartFor(othello.Std))
