@@ -78,7 +78,7 @@ func (b *baseline10) cornerOf(sq int) corner10 {
 // neighbours10 returns the squares of the board next to any square of x.
 func neighbours10(x othello.Bits) othello.Bits {
 	l := shr10(x, 1).AndNot(colJ10)
-	r := shl10(x, 1).AndNot(colA10)
+	r := shl10(x, 1).AndNot(colA10).And(board10) // j10 must not reach a "square 100"
 	h := x.Or(l).Or(r)
 	return h.Or(shl10(h, 10)).Or(shr10(h, 10)).And(board10).AndNot(x)
 }

@@ -1,0 +1,56 @@
+package eval
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// neighboursByHand is neighbours10 square by square.
+func neighboursByHand(x othello.Bits) othello.Bits {
+	var out othello.Bits
+	for sq := 0; sq < 100; sq++ {
+		if x.Has(sq) {
+			continue
+		}
+		r, c := sq/10, sq%10
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				rr, cc := r+dr, c+dc
+				if rr >= 0 && rr < 10 && cc >= 0 && cc < 10 && x.Has(rr*10+cc) {
+					out = out.Or(othello.Bit(sq))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestNeighbours10(t *testing.T) {
+	// j10 (square 99) once leaked into a10 through a bit past the board.
+	for _, x := range []othello.Bits{othello.Bit(99), othello.Bit(0), othello.Bit(9), othello.Bit(90), othello.Bit(63), othello.Bit(64), board10} {
+		require.Equal(t, neighboursByHand(x), neighbours10(x), "%v", x)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		x := othello.Bits{Lo: r.Uint64() & r.Uint64(), Hi: r.Uint64() & r.Uint64()}.And(board10)
+		require.Equal(t, neighboursByHand(x), neighbours10(x), "%v", x)
+	}
+}
+
+func TestBaseline10SymmetricPositionsScoreAlike(t *testing.T) {
+	for _, m := range []othello.Mode{othello.Grand, othello.Octagon} {
+		e := Baseline10(m)
+		r := rand.New(rand.NewPCG(7, uint64(m)))
+		for _, pos := range randomGame(m, r) {
+			p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+			want := e.Score10(p, o)
+			for k := 1; k < 8; k++ {
+				require.Equal(t, want, e.Score10(transform(p, k, 10), transform(o, k, 10)), "%s symmetry %d of\n%v", m, k, pos)
+			}
+		}
+	}
+}
