@@ -354,20 +354,20 @@ func parseBoard(v string) (othello.Position, error) {
 // parseMove reads "F5", "f5/2.45/1.3", "F5//2.45", "PA".
 func parseMove(v string) (Move, error) {
 	parts := strings.Split(strings.TrimSpace(v), "/")
-	m, err := parseSquare(parts[0])
+	m, err := ParseSquare(parts[0])
 	if err != nil {
 		return Move{}, fmt.Errorf("ggf move %q: %w", v, err)
 	}
 	gm := Move{Move: m}
 	if len(parts) > 1 && strings.TrimSpace(parts[1]) != "" {
-		gm.Eval, err = parseNumber(parts[1])
+		gm.Eval, err = ParseNumber(parts[1])
 		if err != nil {
 			return Move{}, fmt.Errorf("ggf move %q: eval: %w", v, err)
 		}
 		gm.HasEval = true
 	}
 	if len(parts) > 2 && strings.TrimSpace(parts[2]) != "" {
-		gm.Time, err = parseNumber(parts[2])
+		gm.Time, err = ParseNumber(parts[2])
 		if err != nil {
 			return Move{}, fmt.Errorf("ggf move %q: time: %w", v, err)
 		}
@@ -378,8 +378,9 @@ func parseMove(v string) (Move, error) {
 	return gm, nil
 }
 
-// parseSquare reads an 8×8 coordinate or a pass ("PA", "pass", …).
-func parseSquare(s string) (int, error) {
+// ParseSquare reads a move's square as GGF (and NBoard, which speaks GGF's
+// move syntax) writes it: an 8×8 coordinate or a pass ("PA", "pass", …).
+func ParseSquare(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	if othello.IsPassToken(s) {
 		return othello.Pass, nil
@@ -387,8 +388,9 @@ func parseSquare(s string) (int, error) {
 	return othello.ParseSquare(s, 8)
 }
 
-// parseNumber reads a finite decimal number.
-func parseNumber(s string) (float64, error) {
+// ParseNumber reads an evaluation or a time of a GGF move: a finite
+// decimal number within ±1e9.
+func ParseNumber(s string) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil {
 		return 0, err

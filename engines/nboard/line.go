@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/ggf"
 )
 
 // LineKind classifies a line an NBoard engine writes.
@@ -85,7 +85,7 @@ func ParseLine(s string) (Line, error) {
 		}
 		l := Line{Kind: LineNodeStats, Nodes: n}
 		if len(fields) >= 3 {
-			if t, err := parseNumber(fields[2]); err == nil {
+			if t, err := ggf.ParseNumber(fields[2]); err == nil {
 				l.Time = t
 			}
 		}
@@ -108,12 +108,12 @@ func parseHintLine(s string, fields []string) (Line, error) {
 	if len(fields) < 3 || len(fields[1]) < 2 {
 		return Line{}, fmt.Errorf("nboard line %q: no move and eval", clip(s))
 	}
-	m, err := parseSquare(fields[1][:2])
+	m, err := ggf.ParseSquare(fields[1][:2])
 	if err != nil {
 		return Line{}, fmt.Errorf("nboard line %q: %w", clip(s), err)
 	}
 	l.Move = m
-	if l.Eval, err = parseNumber(fields[2]); err != nil {
+	if l.Eval, err = ggf.ParseNumber(fields[2]); err != nil {
 		return Line{}, fmt.Errorf("nboard line %q: eval: %w", clip(s), err)
 	}
 	l.HasEval = true
@@ -137,19 +137,19 @@ func parseMoveLine(s string) (Line, error) {
 	if len(parts) == 0 || strings.TrimSpace(parts[0]) == "" {
 		return Line{}, fmt.Errorf("nboard answer %q: no move", clip(s))
 	}
-	m, err := parseSquare(parts[0])
+	m, err := ggf.ParseSquare(parts[0])
 	if err != nil {
 		return Line{}, fmt.Errorf("nboard answer %q: %w", clip(s), err)
 	}
 	l := Line{Kind: LineMove, Move: m}
 	if len(parts) > 1 && strings.TrimSpace(parts[1]) != "" {
-		if l.Eval, err = parseNumber(parts[1]); err != nil {
+		if l.Eval, err = ggf.ParseNumber(parts[1]); err != nil {
 			return Line{}, fmt.Errorf("nboard answer %q: eval: %w", clip(s), err)
 		}
 		l.HasEval = true
 	}
 	if len(parts) > 2 && strings.TrimSpace(parts[2]) != "" {
-		if l.Time, err = parseNumber(parts[2]); err != nil {
+		if l.Time, err = ggf.ParseNumber(parts[2]); err != nil {
 			return Line{}, fmt.Errorf("nboard answer %q: time: %w", clip(s), err)
 		}
 	}
@@ -161,25 +161,4 @@ func clip(s string) string {
 		return s[:80] + "…"
 	}
 	return s
-}
-
-// parseSquare reads an 8×8 coordinate or a pass ("PA", "pass", …).
-func parseSquare(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if othello.IsPassToken(s) {
-		return othello.Pass, nil
-	}
-	return othello.ParseSquare(s, 8)
-}
-
-// parseNumber reads a finite decimal number.
-func parseNumber(s string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return 0, err
-	}
-	if f != f || f > 1e9 || f < -1e9 {
-		return 0, fmt.Errorf("number %q out of range", s)
-	}
-	return f, nil
 }
