@@ -22,8 +22,9 @@ type segment10 struct {
 
 // fast10 is the fast path's view of a 10×10 layout.
 type fast10 struct {
-	segs   [][]segment10 // per instance
-	offset []int         // per instance: its class's first weight
+	segs   [][]segment10 // per instance read from the views
+	offset []int         // per instance read from the views: its class's first weight
+	diags  []diagonal10  // the instances read by multiplication
 }
 
 func newFast10(l *Layout) *fast10 {
@@ -36,10 +37,107 @@ func newFast10(l *Layout) *fast10 {
 				best = segs
 			}
 		}
+		if d, ok := newDiagonal10(in.squares); ok && len(best) > 1 {
+			d.offset = l.offset[in.class]
+			f.diags = append(f.diags, d)
+			continue
+		}
 		f.segs = append(f.segs, best)
 		f.offset = append(f.offset, l.offset[in.class])
 	}
 	return f
+}
+
+// A diagonal10 is an instance whose squares are evenly spaced k ≥ 2 apart
+// (a diagonal: 11 or 9), read straight from the board's two words: each
+// word's part is masked and gathered into consecutive bits by one
+// multiplication, which cannot carry (see progression).
+type diagonal10 struct {
+	lo, hi progression
+	nLo    uint8 // squares in the low word (the first ones in square order)
+	n      uint8
+	rev    bool // digit 0 is the last square in square order
+	offset int
+}
+
+// progression gathers m bits at positions a, a+k, …, a+k(m−1) of a word
+// into bits 0…m−1: (x>>a & mask) · mul >> down. Bit a+ki times the term
+// 2^(c−(k−1)j) of mul lands at c + ki − (k−1)j; these positions are
+// distinct for 0 ≤ i, j < m when m < k (k and k−1 are coprime), so the
+// product is a sum without carries, and the i = j terms, at c…c+m−1, are
+// the only ones in that window.
+type progression struct {
+	shift, down uint8
+	mask, mul   uint64
+	keep        uint64
+}
+
+func newProgression(a, k, m int) progression {
+	if m == 0 {
+		return progression{}
+	}
+	c := (k - 1) * (m - 1)
+	g := progression{shift: uint8(a), down: uint8(c), keep: 1<<m - 1}
+	for i := 0; i < m; i++ {
+		g.mask |= 1 << (k * i)
+		g.mul |= 1 << (c - (k-1)*i)
+	}
+	return g
+}
+
+func (g *progression) read(x uint64) uint64 {
+	return (x >> (g.shift & 63) & g.mask) * g.mul >> (g.down & 63) & g.keep
+}
+
+// newDiagonal10 returns the multiplication reader of squares when they are
+// evenly spaced, in either order.
+func newDiagonal10(squares []uint8) (diagonal10, bool) {
+	n := len(squares)
+	if n < 2 || n > 10 {
+		return diagonal10{}, false
+	}
+	sq := make([]int, n)
+	for i, s := range squares {
+		sq[i] = int(s)
+	}
+	d := diagonal10{n: uint8(n)}
+	if sq[1] < sq[0] {
+		d.rev = true
+		for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+			sq[i], sq[j] = sq[j], sq[i]
+		}
+	}
+	k := sq[1] - sq[0]
+	if k < 2 {
+		return diagonal10{}, false
+	}
+	for i := range sq {
+		if sq[i] != sq[0]+i*k {
+			return diagonal10{}, false
+		}
+	}
+	nLo := 0
+	for nLo < n && sq[nLo] < 64 {
+		nLo++
+	}
+	if nLo >= k || n-nLo >= k {
+		return diagonal10{}, false
+	}
+	d.nLo = uint8(nLo)
+	d.lo = newProgression(sq[0], k, nLo)
+	if nLo < n {
+		d.hi = newProgression(sq[nLo]-64, k, n-nLo)
+	}
+	return d, true
+}
+
+// read returns the instance's bits of b, bit i for digit i.
+func (d *diagonal10) read(b othello.Bits) uint64 {
+	x := d.lo.read(b.Lo) | d.hi.read(b.Hi)<<(d.nLo&63)
+	if d.rev {
+		x = uint64(rev10[x&0x3FF]) >> (10 - d.n&15)
+	}
+	return x
 }
 
 // coord10 returns square sq's line and bit in view v.
@@ -139,6 +237,10 @@ func (f *fast10) score(w []int16, p, o othello.Bits) int {
 			ob |= (vo[sg.at&63] >> (sg.pos & 63) & m) << (sg.digit & 63)
 		}
 		s += int(w[f.offset[i]+t10(pb, ob)])
+	}
+	for i := range f.diags {
+		d := &f.diags[i]
+		s += int(w[d.offset+t10(d.read(p), d.read(o))])
 	}
 	return s
 }
