@@ -135,8 +135,8 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.Engine
 }
 
 // builtinEvals returns the built-in engine's evaluations: per mode the one
-// measured stronger (eval.Best: the trained pattern evaluation, but the
-// hand-made one in grand), as flipbot's default. Should the
+// measured stronger (eval.Best: today the trained pattern evaluation in
+// every mode), as flipbot's default. Should the
 // embedded weights not load (a broken build; the eval package's tests
 // guard against it), the hand-made evaluation plays instead, logged, so
 // the device still plays.

@@ -26,7 +26,7 @@ func TestRunClocks(t *testing.T) {
 }
 
 // The appliance's built-in engine plays, per mode, the evaluation measured
-// stronger (eval.Best: trained, but hand-made in grand), as flipbot does by
+// stronger (eval.Best: today trained in every mode), as flipbot does by
 // default (it once used search.New's default, the hand-made one, everywhere).
 func TestBuiltinEngineUsesTheStrongerEvaluation(t *testing.T) {
 	o := builtinOptions(Settings{Threads: 1, HashMB: 1}, builtinEvals(slog.New(slog.DiscardHandler)))

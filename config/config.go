@@ -123,7 +123,7 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 	fs.StringVar(&b.StreamURL, "stream-url", "", "stream `URL` (default: on the API's host)")
 	fs.IntVar(&b.Threads, "threads", 0, "threads of the built-in engine (0 = all cores), or of each Edax/Egaroucid leg (0 = half the cores)")
 	fs.IntVar(&b.HashMB, "hash-mb", 0, "transposition table of the built-in engine, or of each Edax/Egaroucid leg, in `MiB` (0 = default; sized to the memory for Edax/Egaroucid)")
-	fs.StringVar(&b.Eval, "eval", "best", "evaluation of the built-in engine: best (per mode the stronger: trained, but hand-made in grand), pattern (trained in every mode) or baseline (hand-made)")
+	fs.StringVar(&b.Eval, "eval", "best", "evaluation of the built-in engine: best (per mode the one measured stronger: today the trained one in every mode), pattern (trained in every mode) or baseline (hand-made)")
 	fs.IntVar(&b.MaxMatches, "max-matches", 2, "matches played at once (a pair and a human match count 1 each)")
 	fs.StringVar(&b.LogFormat, "log-format", LogText, "log format: text or json")
 	fs.BoolVar(&b.Verbose, "verbose", false, "debug logs")

@@ -27,7 +27,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.threads, "threads", 0, "search threads (default: the number of cores)")
 	fs.IntVar(&f.hashMB, "hash", 64, "transposition table size in MiB")
 	fs.BoolVar(&f.verbose, "v", false, "log each search on stderr")
-	fs.StringVar(&f.eval, "eval", eval.NameBest, "evaluation: best (per mode the stronger: trained, but hand-made in grand), pattern (trained in every mode) or baseline (hand-made)")
+	fs.StringVar(&f.eval, "eval", eval.NameBest, "evaluation: best (per mode the one measured stronger: today the trained one in every mode), pattern (trained in every mode) or baseline (hand-made)")
 	fs.StringVar(&f.weights, "weights", "", "pattern weights `FILE` for its mode, instead of -eval (other modes: baseline)")
 }
 

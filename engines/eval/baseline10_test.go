@@ -54,3 +54,27 @@ func TestBaseline10SymmetricPositionsScoreAlike(t *testing.T) {
 		}
 	}
 }
+
+func TestMobilityFeatures(t *testing.T) {
+	// The four mobility features of a 10×10 position are the clamped counts
+	// of legal moves and of empty squares next to the other side's discs.
+	for _, m := range []othello.Mode{othello.Grand, othello.Octagon} {
+		l := LayoutFor(m)
+		r := rand.New(rand.NewPCG(8, uint64(m)))
+		for _, pos := range randomGame(m, r) {
+			p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+			empty := board10.AndNot(m.Blocked()).AndNot(p.Or(o))
+			want := [4]int{
+				min(othello.Legal10(p, o, m.Blocked()).Count(), mobRange-1),
+				mobRange + min(othello.Legal10(o, p, m.Blocked()).Count(), mobRange-1),
+				2*mobRange + min(neighboursByHand(o).And(empty).Count(), potRange-1),
+				2*mobRange + potRange + min(neighboursByHand(p).And(empty).Count(), potRange-1),
+			}
+			got := l.mobility(p, o)
+			for i := range got {
+				got[i] -= l.mob
+			}
+			require.Equal(t, want, got, "%v", pos)
+		}
+	}
+}

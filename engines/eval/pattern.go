@@ -38,14 +38,28 @@ type Layout struct {
 	offset    []int     // first weight of each class in a phase
 	canon     [][]int32 // per class: index → canonical index (symmetric twins share one weight)
 	extra     int       // offset of the mode's extra feature table (reversi's cap)
+	mob       int       // offset of the mobility tables (10×10), 0 when there are none
 	perPhase  int       // weights per phase
 	blocked   othello.Bits
-	id        uint32 // checksum of the layout's description, stored in weights files
+	open      othello.Bits // playable squares (10×10)
+	id        uint32       // checksum of the layout's description, stored in weights files
 }
 
 // capRange bounds reversi's cap feature: min(pLeft, empties) − min(oLeft,
 // empties), clamped to ±capRange.
 const capRange = 8
+
+// The mobility features of the 10×10 layouts, one table each, indexed by
+// a count clamped to the table's last entry: the legal moves of the side to
+// move and of its opponent (mobRange entries each), and their potential
+// mobility, the empty squares next to the other side's discs (potRange
+// entries each). Egaroucid's evaluation adds the same counts to its
+// patterns; here they carry the midgame judgement that 10×10 self-play data
+// is too thin to teach the large patterns.
+const (
+	mobRange = 24
+	potRange = 32
+)
 
 // pow3 is 3ⁱ.
 var pow3 = [...]int{1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049, 177147, 531441}
@@ -142,13 +156,16 @@ func PhasesOf(mode othello.Mode) int {
 // grand and octagon.
 func LayoutFor(mode othello.Mode) *Layout {
 	if mode.Size() == 10 {
-		return newLayout(10, PhasesOf(mode), classes10(), mode.Blocked())
+		return newLayout(10, PhasesOf(mode), classes10(), mode.Blocked(), true)
 	}
-	return newLayout(8, PhasesOf(mode), classes8(), othello.Bits{})
+	return newLayout(8, PhasesOf(mode), classes8(), othello.Bits{}, false)
 }
 
-func newLayout(size, phases int, classes []patternClass, blocked othello.Bits) *Layout {
+func newLayout(size, phases int, classes []patternClass, blocked othello.Bits, mobility bool) *Layout {
 	l := &Layout{size: size, phases: phases, classes: classes, blocked: blocked}
+	if size == 10 {
+		l.open = board10.AndNot(blocked)
+	}
 	l.playable = size*size - blocked.Count()
 	var desc strings.Builder
 	fmt.Fprintf(&desc, "size %d phases %d cap %d\n", size, phases, capRange)
@@ -178,6 +195,11 @@ func newLayout(size, phases int, classes []patternClass, blocked othello.Bits) *
 	}
 	l.extra = l.perPhase
 	l.perPhase += 2*capRange + 1
+	if mobility {
+		fmt.Fprintf(&desc, "mobility %d potential %d\n", mobRange, potRange)
+		l.mob = l.perPhase
+		l.perPhase += 2*mobRange + 2*potRange
+	}
 	l.id = crc32.ChecksumIEEE([]byte(desc.String()))
 	return l
 }
@@ -254,8 +276,13 @@ func (l *Layout) NumPhases() int { return l.phases }
 func (l *Layout) PerPhase() int { return l.perPhase }
 
 // NumFeatures is the number of features of a position: one per pattern
-// instance and the cap feature.
-func (l *Layout) NumFeatures() int { return len(l.instances) + 1 }
+// instance, the cap feature and, on 10×10, the four mobility features.
+func (l *Layout) NumFeatures() int {
+	if l.mob > 0 {
+		return len(l.instances) + 5
+	}
+	return len(l.instances) + 1
+}
 
 // ID is the checksum of the layout's description, which a weights file
 // must match.
@@ -296,7 +323,28 @@ func (l *Layout) Features(p, o othello.Bits, pLeft, oLeft int, canon bool, buf [
 	}
 	empties := l.playable - p.Or(o).Count()
 	buf[len(l.instances)] = int32(l.extra + capFeature(empties, pLeft, oLeft))
+	if l.mob > 0 {
+		for i, x := range l.mobility(p, o) {
+			buf[len(l.instances)+1+i] = int32(x)
+		}
+	}
 	return l.Phase(empties)
+}
+
+// mobility returns the indices, within a phase, of the four mobility
+// features of a 10×10 position with p to move.
+func (l *Layout) mobility(p, o othello.Bits) [4]int {
+	empty := l.open.AndNot(p.Or(o))
+	mp := othello.Legal10(p, o, l.blocked).Count()
+	mo := othello.Legal10(o, p, l.blocked).Count()
+	pp := neighbours10(o).And(empty).Count()
+	po := neighbours10(p).And(empty).Count()
+	return [4]int{
+		l.mob + min(mp, mobRange-1),
+		l.mob + mobRange + min(mo, mobRange-1),
+		l.mob + 2*mobRange + min(pp, potRange-1),
+		l.mob + 2*mobRange + potRange + min(po, potRange-1),
+	}
 }
 
 // instanceIndex is the ternary index of the squares: digit i is 0 for an

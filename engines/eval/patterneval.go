@@ -65,6 +65,9 @@ func (e *Pattern) Score10(p, o othello.Bits) int {
 	empties := l.playable - p.Or(o).Count()
 	w := e.w[l.Phase(empties)*l.perPhase:]
 	s := int(w[l.extra+capRange])
+	for _, x := range l.mobility(p, o) {
+		s += int(w[x])
+	}
 	s += e.fast10.score(w, p, o)
 	return max(-e.limit, min(e.limit, s))
 }
