@@ -41,40 +41,44 @@ func TestNeighbours10(t *testing.T) {
 	}
 }
 
-func TestBaseline10SymmetricPositionsScoreAlike(t *testing.T) {
+// each10 calls f with every position of a random game of grand and of
+// octagon (seeded by seed), p to move against o.
+func each10(seed uint64, f func(m othello.Mode, pos othello.Position, p, o othello.Bits)) {
 	for _, m := range []othello.Mode{othello.Grand, othello.Octagon} {
-		e := Baseline10(m)
-		r := rand.New(rand.NewPCG(7, uint64(m)))
+		r := rand.New(rand.NewPCG(seed, uint64(m)))
 		for _, pos := range randomGame(m, r) {
-			p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
-			want := e.Score10(p, o)
-			for k := 1; k < 8; k++ {
-				require.Equal(t, want, e.Score10(transform(p, k, 10), transform(o, k, 10)), "%s symmetry %d of\n%v", m, k, pos)
-			}
+			f(m, pos, pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent()))
 		}
 	}
+}
+
+func TestBaseline10SymmetricPositionsScoreAlike(t *testing.T) {
+	each10(7, func(m othello.Mode, pos othello.Position, p, o othello.Bits) {
+		e := Baseline10(m)
+		want := e.Score10(p, o)
+		for k := 1; k < 8; k++ {
+			require.Equal(t, want, e.Score10(transform(p, k, 10), transform(o, k, 10)), "%s symmetry %d of\n%v", m, k, pos)
+		}
+	})
 }
 
 func TestMobilityFeatures(t *testing.T) {
 	// The four mobility features of a 10×10 position are the clamped counts
 	// of legal moves and of empty squares next to the other side's discs.
-	for _, m := range []othello.Mode{othello.Grand, othello.Octagon} {
-		l := LayoutFor(m)
-		r := rand.New(rand.NewPCG(8, uint64(m)))
-		for _, pos := range randomGame(m, r) {
-			p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
-			empty := board10.AndNot(m.Blocked()).AndNot(p.Or(o))
-			want := [4]int{
-				min(othello.Legal10(p, o, m.Blocked()).Count(), mobRange-1),
-				mobRange + min(othello.Legal10(o, p, m.Blocked()).Count(), mobRange-1),
-				2*mobRange + min(neighboursByHand(o).And(empty).Count(), potRange-1),
-				2*mobRange + potRange + min(neighboursByHand(p).And(empty).Count(), potRange-1),
-			}
-			got := l.mobility(p, o)
-			for i := range got {
-				got[i] -= l.mob
-			}
-			require.Equal(t, want, got, "%v", pos)
+	layouts := map[othello.Mode]*Layout{othello.Grand: LayoutFor(othello.Grand), othello.Octagon: LayoutFor(othello.Octagon)}
+	each10(8, func(m othello.Mode, pos othello.Position, p, o othello.Bits) {
+		l := layouts[m]
+		empty := board10.AndNot(m.Blocked()).AndNot(p.Or(o))
+		want := [4]int{
+			min(othello.Legal10(p, o, m.Blocked()).Count(), mobRange-1),
+			mobRange + min(othello.Legal10(o, p, m.Blocked()).Count(), mobRange-1),
+			2*mobRange + min(neighboursByHand(o).And(empty).Count(), potRange-1),
+			2*mobRange + potRange + min(neighboursByHand(p).And(empty).Count(), potRange-1),
 		}
-	}
+		got := l.mobility(p, o)
+		for i := range got {
+			got[i] -= l.mob
+		}
+		require.Equal(t, want, got, "%v", pos)
+	})
 }
