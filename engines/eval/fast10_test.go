@@ -10,6 +10,15 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
+// readByHand returns the bits of b at squares, bit i for squares[i].
+func readByHand(b othello.Bits, squares []uint8) uint64 {
+	var x uint64
+	for i, s := range squares {
+		x |= bitAt(b, s) << i
+	}
+	return x
+}
+
 func TestDiagonalsReadByMultiplication(t *testing.T) {
 	// Every diagonal instance of the 10×10 layout is read by multiplication,
 	// and reads the same bits as the square-by-square index.
@@ -25,16 +34,14 @@ func TestDiagonalsReadByMultiplication(t *testing.T) {
 		}
 		for range 200 {
 			b := othello.Bits{Lo: r.Uint64(), Hi: r.Uint64()}.And(board10)
-			var want uint64
-			for i, s := range in.squares {
-				want |= bitAt(b, s) << i
-			}
-			require.Equal(t, want, d.read(b), "instance %v of %s", in.squares, l.classes[in.class].name)
+			require.Equal(t, readByHand(b, in.squares), d.read(b), "instance %v of %s", in.squares, l.classes[in.class].name)
 		}
 	}
 }
 
-func TestProgressionRefusesWhatWouldCarry(t *testing.T) {
+func TestEvenlySpacedSquaresReadByMultiplication(t *testing.T) {
+	// Evenly spaced squares, fewer than their spacing in each board word,
+	// are read by multiplication; others are refused.
 	tests := []struct {
 		name    string
 		squares []uint8
@@ -51,17 +58,13 @@ func TestProgressionRefusesWhatWouldCarry(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d, ok := newDiagonal10(tt.squares)
 			require.Equal(t, tt.ok, ok)
+			if !ok {
+				return
+			}
 			r := rand.New(rand.NewPCG(5, 5))
 			for range 200 {
-				if !ok {
-					break
-				}
 				b := othello.Bits{Lo: r.Uint64(), Hi: r.Uint64()}.And(board10)
-				var want uint64
-				for i, s := range tt.squares {
-					want |= bitAt(b, s) << i
-				}
-				require.Equal(t, want, d.read(b))
+				require.Equal(t, readByHand(b, tt.squares), d.read(b))
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 
 	"flipbot.dev/flipbot/engines/eval"
@@ -10,7 +9,7 @@ import (
 )
 
 // benchMidgame searches 8 midgame positions of mode (random games, 30
-// plies in) to a fixed depth with the embedded pattern evaluation and
+// plies in, by randomGame) to a fixed depth with the embedded pattern evaluation and
 // reports nodes/s: where a 10×10 search spends its time is the question
 // (run with -cpuprofile).
 func benchMidgame(b *testing.B, mode othello.Mode, depth int) {
@@ -18,21 +17,10 @@ func benchMidgame(b *testing.B, mode othello.Mode, depth int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(3, uint64(mode)))
 	var positions []othello.Position
-	for len(positions) < 8 {
-		pos := othello.New(mode)
-		for ply := 0; ply < 30 && !pos.GameOver(); ply++ {
-			legal := pos.LegalMoves()
-			mv := othello.Pass
-			if len(legal) > 0 {
-				mv = legal[r.IntN(len(legal))]
-			}
-			pos, _ = pos.Play(mv)
-		}
-		if !pos.GameOver() && !pos.Legal().IsZero() {
-			positions = append(positions, pos)
-		}
+	empties := mode.Squares() - mode.Blocked().Count() - 34 // 30 plies after the start
+	for i := range uint64(8) {
+		positions = append(positions, randomGame(mode, empties, 3+i*7919))
 	}
 	e := New(Options{Threads: 1, HashMB: 16, Eval8: ev.Eval8, Eval10: ev.Eval10})
 	var nodes uint64
