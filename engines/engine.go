@@ -10,6 +10,7 @@ package engines
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
@@ -69,3 +70,9 @@ type Engine interface {
 	// Close releases the engine's resources (processes, memory).
 	Close() error
 }
+
+// ErrNotReady is wrapped by the error of a Move made while the engine is
+// still starting (an external program loading its tables): the caller plays
+// a fallback for this move but keeps the engine, which is not broken and
+// will answer the next one. Replacing it would start the wait over.
+var ErrNotReady = errors.New("engine is still starting")
