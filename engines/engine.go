@@ -17,20 +17,63 @@ import (
 )
 
 // Request asks an engine for a move in one position.
+//
+// It carries two times that mean different things. Budget is flipbot's own
+// clock plan for the move: the engines that flipbot times itself (the
+// built-in engine, NBoard, Edax, Egaroucid) answer within it. The spec's
+// budget_ms is something else: min(--max-think-seconds, remaining − 0.75 s),
+// the longest the connector waits for an --engine answer, measured when the
+// request reaches the engine; [Request.ClockAt] computes it, with the
+// remaining clock, at that instant.
 type Request struct {
 	// Position is the position to play, with its side to move.
 	Position othello.Position
-	// Remaining is the mover's clock when the request was made (the server's
-	// figure less the time since it arrived).
+	// Remaining is the mover's clock at At (the server's figure less the
+	// time since it arrived).
 	Remaining time.Duration
-	// Budget is the longest the caller waits for the answer: min(per-move
-	// cap, Remaining − safety margin). It is a ceiling, not a target: an
-	// engine allots its own think time below it.
+	// At is the instant Remaining was read; the zero time means the moment
+	// Move is called.
+	At time.Time
+	// Budget is the time the clock plan gives this move: a ceiling for the
+	// engines flipbot times itself, not a target (each allots its own think
+	// time below it). It never goes on the wire.
 	Budget time.Duration
+	// Cap is the per-move cap of the spec's budget_ms (--max-think-seconds);
+	// 0 means none but the clock.
+	Cap time.Duration
 	// Wire is the spec's engine request for this move (match_id, leg,
 	// revision, history, round_no, room_created_at, …), for engines that
-	// speak that protocol. It may be nil for requests made off the API.
+	// speak that protocol; its remaining_ms and budget_ms are filled from
+	// ClockAt when it is written. It may be nil for requests made off the
+	// API.
 	Wire *othello.EngineRequest
+}
+
+// SpecMargin is what the spec's budget_ms keeps back from the mover's
+// clock: 「残り時間から0.75秒を引いた値」.
+const SpecMargin = 750 * time.Millisecond
+
+// SpecBudget returns the spec's budget_ms for a mover with remaining on its
+// clock: min(cap, remaining − SpecMargin), or remaining − SpecMargin when cap
+// is 0; never negative. It is the longest the connector waits for an
+// --engine answer, not a think time.
+func SpecBudget(remaining, cap time.Duration) time.Duration {
+	b := remaining - SpecMargin
+	if cap > 0 && cap < b {
+		b = cap
+	}
+	return max(b, 0)
+}
+
+// ClockAt returns the mover's remaining clock at now (Remaining less the
+// time since At, never negative) and the spec's budget_ms at that instant.
+func (r Request) ClockAt(now time.Time) (remaining, budget time.Duration) {
+	remaining = r.Remaining
+	if !r.At.IsZero() {
+		remaining -= now.Sub(r.At)
+	}
+	remaining = max(remaining, 0)
+	return remaining, SpecBudget(remaining, r.Cap)
 }
 
 // Result is an engine's answer.

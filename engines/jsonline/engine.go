@@ -88,47 +88,80 @@ func (e *Engine) Start() error { return e.slot.Start() }
 func (e *Engine) Close() error { return e.slot.Close() }
 
 // Move sends the position to the engine and returns its answer, checked
-// against the rules.
+// against the rules. It keeps the spec's --engine contract:
+//
+//   - every request made through the API (req.Wire set) reaches the engine,
+//     forced ones included: with one legal move or none the engine still
+//     sees the position, and whatever it answers, the forced move is
+//     returned (the caller may send that without waiting for Move);
+//   - remaining_ms and budget_ms are computed when the line is written to
+//     the engine's stdin (Request.ClockAt), not when the request was made:
+//     the other leg of the match may hold the engine meanwhile;
+//   - the answer is awaited exactly budget_ms from that write, then the
+//     process is killed (a late answer must never be read as the next
+//     move's) and restarted at the next move.
+//
+// Waiting for the engine while the other leg's request holds it is bounded
+// by the mover's clock less the spec's margin.
 func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	start := time.Now()
 	pos := req.Position
-	if m, ok, err := adapt.Forced(pos); err != nil {
-		return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
-	} else if ok {
-		return engines.Result{Move: m, Elapsed: time.Since(start)}, nil
-	}
-	wctx, cancel, err := adapt.Start(ctx, start, req)
+	forced, isForced, err := adapt.Forced(pos)
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
 	}
+	if isForced && req.Wire == nil {
+		// Off the API (a tool's request) there is no contract to keep.
+		return engines.Result{Move: forced, Elapsed: time.Since(start)}, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return engines.Result{}, fmt.Errorf("jsonline move: cancelled: %w", err)
+	}
+	last := e.lastWrite(req, start)
+	if _, budget := clockAt(req, start); !start.Before(last) || budget <= 0 {
+		return engines.Result{}, fmt.Errorf("jsonline move: %w: no time left to ask (remaining %v)", adapt.ErrTimeout, req.Remaining)
+	}
+	sctx, cancel := context.WithDeadline(ctx, last)
 	defer cancel()
-	if !e.slot.Acquire(wctx) {
-		return engines.Result{}, fmt.Errorf("jsonline move: waiting for the engine: %w", adapt.WaitErr(ctx, wctx))
+	if !e.slot.Acquire(sctx) {
+		return engines.Result{}, fmt.Errorf("jsonline move: waiting for the engine: %w", adapt.WaitErr(ctx, sctx))
 	}
 	defer e.slot.Release()
-	line, err := e.request(req)
-	if err != nil {
-		return engines.Result{}, err
-	}
 	var lastErr error
 	for attempt := 0; attempt < 2; attempt++ {
+		if _, budget := clockAt(req, time.Now()); budget <= 0 {
+			return engines.Result{}, fmt.Errorf("jsonline move: %w: budget_ms is 0 after waiting for the engine", adapt.ErrTimeout)
+		}
 		p, _, err := e.slot.Process()
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
 		}
 		e.drain(p)
+		line, budget, err := e.request(req, time.Now())
+		if err != nil {
+			return engines.Result{}, err
+		}
 		sent := time.Now()
 		if err := p.Send(string(line)); err != nil {
 			e.slot.Retire(p, true)
 			lastErr = err
-			if errors.Is(err, proc.ErrExited) && wctx.Err() == nil {
+			if errors.Is(err, proc.ErrExited) && ctx.Err() == nil {
 				continue
 			}
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
 		}
+		wctx, wcancel := context.WithDeadline(ctx, sent.Add(budget))
 		m, err := e.await(wctx, p, pos.Size())
+		late := wctx.Err() != nil
+		wcancel()
 		switch {
-		case err == nil:
+		case err == nil || (isForced && !errors.Is(err, errEOF) && !late):
+			if isForced {
+				if err != nil || m != forced {
+					e.log.Debug("engine answered a forced move otherwise; the forced move is played", "answer", m, "err", err)
+				}
+				return engines.Result{Move: forced, Elapsed: time.Since(sent)}, nil
+			}
 			if err := adapt.Check(pos, m); err != nil {
 				return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
 			}
@@ -136,13 +169,13 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		case errors.Is(err, errEOF):
 			e.slot.Retire(p, true)
 			lastErr = err
-			if wctx.Err() == nil {
+			if ctx.Err() == nil && time.Now().Before(e.lastWrite(req, start)) {
 				continue
 			}
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
-		case wctx.Err() != nil:
+		case late:
 			// A late answer must never be read as the next move's.
-			e.log.Warn("engine gave no answer in time; killing it", "budget", adapt.Budget(req))
+			e.log.Warn("engine gave no answer within budget_ms; killing it", "budget_ms", budget.Milliseconds())
 			e.slot.Retire(p, false)
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", adapt.WaitErr(ctx, wctx))
 		default:
@@ -152,21 +185,45 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	return engines.Result{}, fmt.Errorf("jsonline move: %w", lastErr)
 }
 
-// request returns the request line for req.
-func (e *Engine) request(req engines.Request) ([]byte, error) {
+// lastWrite is the latest moment the request may still be written: when the
+// mover's clock is down to the spec's margin (or the default budget after
+// start, for a request without a clock).
+func (e *Engine) lastWrite(req engines.Request, start time.Time) time.Time {
+	if req.Remaining == 0 && req.At.IsZero() {
+		return start.Add(adapt.DefaultBudget)
+	}
+	at := req.At
+	if at.IsZero() {
+		at = start
+	}
+	return at.Add(req.Remaining - engines.SpecMargin)
+}
+
+// clockAt is req.ClockAt, but for a request without a clock (made off the
+// API) the budget is the connector's default cap.
+func clockAt(req engines.Request, now time.Time) (remaining, budget time.Duration) {
+	if req.Remaining == 0 && req.At.IsZero() {
+		return 0, adapt.DefaultBudget
+	}
+	return req.ClockAt(now)
+}
+
+// request returns the request line for req as written at now, and its
+// budget_ms: remaining_ms and budget_ms are the clock at that instant.
+func (e *Engine) request(req engines.Request, now time.Time) ([]byte, time.Duration, error) {
 	var wire othello.EngineRequest
 	if req.Wire != nil {
 		wire = *req.Wire
 	} else {
 		wire = othello.NewEngineRequest(req.Position)
-		wire.RemainingMS = req.Remaining.Milliseconds()
-		wire.BudgetMS = adapt.Budget(req).Milliseconds()
 	}
+	remaining, budget := clockAt(req, now)
+	wire.RemainingMS, wire.BudgetMS = remaining.Milliseconds(), budget.Milliseconds()
 	b, err := json.Marshal(wire)
 	if err != nil {
-		return nil, fmt.Errorf("jsonline move: encode request: %w", err)
+		return nil, 0, fmt.Errorf("jsonline move: encode request: %w", err)
 	}
-	return b, nil
+	return b, budget, nil
 }
 
 // startProcess starts the engine's process for the slot.

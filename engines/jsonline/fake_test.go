@@ -40,6 +40,8 @@ func fakeCommand(t testing.TB, args ...string) string { return enginetest.FakeCo
 //	stderr     write to stderr, then answer like ok
 //	child      start a child in the group, write its pid to args[1], hang
 //	sleep      sleep for a minute (the child)
+//	log        append each request line to the file args[1], wait args[2]
+//	           ms, then answer like ok (-1 when there is no legal move)
 func fakeMain(args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -62,6 +64,18 @@ func fakeMain(args []string) int {
 			return 4
 		}
 	}
+	var logFile *os.File
+	logDelay := time.Duration(0)
+	if behaviour == "log" {
+		f, err := os.OpenFile(args[1], os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return 4
+		}
+		defer f.Close()
+		logFile = f
+		ms, _ := strconv.Atoi(args[2])
+		logDelay = time.Duration(ms) * time.Millisecond
+	}
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	out := bufio.NewWriter(os.Stdout)
@@ -70,6 +84,9 @@ func fakeMain(args []string) int {
 		_ = out.Flush()
 	}
 	for sc.Scan() {
+		if logFile != nil {
+			_, _ = logFile.Write(append(sc.Bytes(), '\n'))
+		}
 		req, err := othello.ParseEngineRequest(sc.Bytes())
 		if err != nil {
 			say("cannot parse: %v", err)
@@ -87,6 +104,9 @@ func fakeMain(args []string) int {
 		}
 		switch behaviour {
 		case "ok", "slowstart":
+			say(`{"move": %d}`, first)
+		case "log":
+			time.Sleep(logDelay)
 			say(`{"move": %d}`, first)
 		case "coord":
 			sq := othello.SquareName(legal[len(legal)-1], pos.Size())

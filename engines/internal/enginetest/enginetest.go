@@ -138,9 +138,11 @@ func FakeCommand(t testing.TB, args ...string) string {
 }
 
 // Request is a request for pos with a full minute on the clock and the
-// given budget.
+// given budget, both as the clock plan's (Budget) and as the spec's per-move
+// cap (Cap), so that engines timed by flipbot and --engine ones alike answer
+// within it.
 func Request(pos othello.Position, budget time.Duration) engines.Request {
-	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget}
+	return engines.Request{Position: pos, Remaining: 60 * time.Second, Budget: budget, Cap: budget}
 }
 
 // Supervised is an adapter that reports its process starts.
