@@ -199,13 +199,26 @@ func (s *MatchState) check(matchMode string) error {
 		return err
 	}
 	want, known := ModeBoardSize(mode)
+	size := s.BoardSize
 	switch {
-	case known && s.BoardSize != want:
-		return bad("board_size %d, but %.32q is played on %d", s.BoardSize, mode, want)
-	case !known && s.BoardSize != 8 && s.BoardSize != 10:
-		return bad("board_size %d, want 8 or 10", s.BoardSize)
+	case size == 0:
+		// Absent: a pending match's placeholder state carries only what
+		// is known before the game (the spec documents board_size with
+		// the legs it sizes). The squares are checked against the mode's
+		// board, or the first leg's, or the largest.
+		size = want
+		if !known {
+			size = 10
+			if len(s.Legs) > 0 && len(s.Legs[0].Board) == 64 {
+				size = 8
+			}
+		}
+	case known && size != want:
+		return bad("board_size %d, but %.32q is played on %d", size, mode, want)
+	case !known && size != 8 && size != 10:
+		return bad("board_size %d, want 8 or 10", size)
 	}
-	n := s.BoardSize * s.BoardSize
+	n := size * size
 	if s.FinishReason != nil {
 		if err := checkText("finish_reason", *s.FinishReason, MaxShortText); err != nil {
 			return err
@@ -258,7 +271,9 @@ func (s *MatchState) check(matchMode string) error {
 }
 
 func (l *Leg) check(n int) error {
-	if len(l.Board) != n {
+	// A leg without a board (a placeholder before the game starts) is
+	// kept; one with a board has all of it.
+	if len(l.Board) != n && (len(l.Board) != 0 || l.Status == LegActive) {
 		return bad("board has %d cells, want %d", len(l.Board), n)
 	}
 	for i, c := range l.Board {

@@ -198,3 +198,58 @@ func TestModeBoardSize(t *testing.T) {
 	_, ok := ModeBoardSize("chess")
 	assert.False(t, ok)
 }
+
+// A pending match's placeholder state carries only what is known before the
+// game: it is kept, not dropped (it must be accepted); a leg in play must
+// still be whole.
+func TestPlaceholderStatesAreKept(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(v map[string]any)
+		keep bool
+	}{
+		{"pending without board_size", func(v map[string]any) {
+			m := pollMatch(v)
+			m["status"] = "pending"
+			m["state"] = map[string]any{"status": "pending", "game_mode": m["game_mode"]}
+		}, true},
+		{"pending grand without board_size", func(v map[string]any) {
+			m := pollMatch(v)
+			m["status"], m["game_mode"] = "pending", "grand"
+			m["state"] = map[string]any{"status": "pending", "game_mode": "grand", "blocked_squares": []any{}}
+		}, true},
+		{"placeholder legs without boards", func(v map[string]any) {
+			m := pollMatch(v)
+			m["status"] = "pending"
+			m["state"] = map[string]any{"status": "pending", "legs": []any{map[string]any{"status": ""}, map[string]any{}}}
+		}, true},
+		{"no board_size, an active leg of the mode's board", func(v map[string]any) {
+			delete(pollState(v), "board_size")
+		}, true},
+		{"an active leg without a board", func(v map[string]any) {
+			delete(pollLeg(v), "board")
+		}, false},
+		{"no board_size, a board of the wrong size", func(v map[string]any) {
+			delete(pollState(v), "board_size")
+			pollLeg(v)["board"] = ints(100, 0)
+		}, false},
+		{"board_size 9", func(v map[string]any) { pollState(v)["board_size"] = 9 }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := samplePoll(t)
+			tc.edit(v)
+			b, err := json.Marshal(v)
+			require.NoError(t, err)
+			var p PollResponse
+			require.NoError(t, DecodeAnswer(ActionPoll, 200, nil, b, &p))
+			if tc.keep {
+				assert.Empty(t, p.Refused)
+				assert.Len(t, p.Matches, 1)
+			} else {
+				assert.Len(t, p.Refused, 1, "one reason, for one log line")
+				assert.Empty(t, p.Matches)
+			}
+		})
+	}
+}
