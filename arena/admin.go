@@ -64,8 +64,10 @@ type MatchResult struct {
 	Totals [2]int
 	Winner int
 	// Ended reports whether the match is over (finished, aborted,
-	// rejected, expired).
+	// rejected, expired); a human room between two of its rounds is not.
 	Ended bool
+	// Round is a human room's current round (round_no), 0 for bot matches.
+	Round int64
 }
 
 // Result returns a match's state, false when it is unknown (never made or
@@ -88,8 +90,13 @@ func (s *Server) Result(id int64) (MatchResult, bool) {
 	if m.winner != nil {
 		r.Winner = *m.winner
 	}
-	switch m.status {
-	case flipsight.MatchPending, flipsight.MatchRunning:
+	if m.human {
+		r.Round = m.roundNo
+	}
+	switch {
+	case m.status == flipsight.MatchPending, m.status == flipsight.MatchRunning:
+	case m.human && m.status == flipsight.MatchFinished && m.roundNo < m.rounds:
+		// Between two rounds of the room.
 	default:
 		r.Ended = true
 	}
@@ -131,6 +138,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		ClockMS  int64  `json:"clock_ms"`
 		BotBlack bool   `json:"bot_black"`
 		XOT      bool   `json:"xot"`
+		Rounds   int    `json:"rounds"`
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err == nil && len(body) > 0 {
@@ -150,7 +158,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	var id int64
 	switch r.URL.Path {
 	case "/arena/admin/human":
-		id, err = s.CreateHuman(HumanOptions{Bot: req.Bot, Mode: mode, Clock: time.Duration(req.ClockMS) * time.Millisecond, BotBlack: req.BotBlack, XOT: req.XOT})
+		id, err = s.CreateHuman(HumanOptions{Bot: req.Bot, Mode: mode, Clock: time.Duration(req.ClockMS) * time.Millisecond, BotBlack: req.BotBlack, XOT: req.XOT, Rounds: min(max(req.Rounds, 1), maxRounds)})
 	case "/arena/admin/challenge":
 		id, err = s.Challenge(req.From, req.To, mode)
 	case "/arena/admin/tick":

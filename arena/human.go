@@ -2,11 +2,15 @@ package arena
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 )
+
+// maxRounds bounds the rounds of a room asked for over HTTP.
+const maxRounds = 100
 
 // HumanOptions describe a test human match: a "human" played by the server
 // (the first legal move, at once) against a registered bot.
@@ -22,6 +26,14 @@ type HumanOptions struct {
 	// XOT starts std from the initial position plus 8 random moves, given
 	// in the leg's history.
 	XOT bool
+	// Rounds is how many rounds the room plays (1 when 0): when a round
+	// ends, the next starts RoundGap later in the same room (the same id,
+	// −room_id, and room_created_at; round_no one higher; colours swapped),
+	// running at once, as a player who asks for a rematch in the room.
+	Rounds int
+	// RoundGap is the pause between rounds (1 s when 0), while the room
+	// shows the finished round.
+	RoundGap time.Duration
 }
 
 // CreateHuman makes a pending human match for the bot (negative id, one
@@ -67,8 +79,13 @@ func (s *Server) CreateHuman(o HumanOptions) (int64, error) {
 		createdMS: now,
 		expiresMS: now + s.cfg.ChallengeTTL.Milliseconds(),
 		roundNo:   1,
+		rounds:    max(1, int64(o.Rounds)),
+		roundGap:  o.RoundGap.Milliseconds(),
 		roomAt:    time.UnixMilli(now).UTC().Format(time.DateTime),
 		xot:       o.XOT,
+	}
+	if m.roundGap <= 0 {
+		m.roundGap = time.Second.Milliseconds()
 	}
 	black := 1
 	if o.BotBlack {
@@ -117,4 +134,25 @@ func (s *Server) startHuman(m *match, now int64) {
 	m.legs = []*leg{l}
 	m.status = flipsight.MatchRunning
 	m.startMS = now
+}
+
+// nextRound starts the room's next round if one is due at now: the same
+// match id and room, round_no one higher, the colours swapped, one new leg.
+// It reports whether it started one.
+func (s *Server) nextRound(m *match, now int64) bool {
+	if !m.human || m.status != flipsight.MatchFinished || m.roundNo >= m.rounds || now < m.endMS+m.roundGap {
+		return false
+	}
+	m.roundNo++
+	m.humanBlack = 1 - m.humanBlack
+	m.winner, m.reason, m.endMS = nil, nil, 0
+	m.moved = [2]bool{}
+	// No longer an ended match: prune must not forget the room.
+	if i := slices.Index(s.finished, m.id); i >= 0 {
+		s.finished = slices.Delete(s.finished, i, i+1)
+	}
+	s.startHuman(m, now)
+	s.log.Info("human room: next round", "match", m.id, "round", m.roundNo)
+	s.changed(m)
+	return true
 }

@@ -34,6 +34,8 @@ type match struct {
 	reason     *string
 	moved      [2]bool // participant has made a move
 	roundNo    int64
+	rounds     int64 // human rooms: rounds to play
+	roundGap   int64 // human rooms: ms between rounds
 	roomAt     string
 	xot        bool
 	humanBlack int // human matches: the black participant
@@ -397,6 +399,8 @@ func (s *Server) advanceAll(now int64) {
 			s.advance(m, now)
 		case flipsight.MatchPending:
 			s.expire(m, now)
+		case flipsight.MatchFinished:
+			s.nextRound(m, now)
 		}
 	}
 }

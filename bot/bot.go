@@ -57,8 +57,8 @@ type Bot struct {
 	botInfo      BotInfo
 	names        map[int64]string
 	matches      map[int64]*match
-	rejected     *recentIDs // pending matches refused: not considered again
-	ended        *recentIDs // matches seen ending: a late, older view never revives them
+	rejected     *recent[int64]  // pending matches refused: not considered again
+	ended        *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
 	results      []Result
 	streamUp     bool
 	draining     bool
@@ -77,7 +77,6 @@ type Bot struct {
 	pollTimerAt  time.Time
 	serverOffset int64 // server_now_ms − local ms, from the last message that had it
 	haveOffset   bool
-	pollUrgent   bool      // the next poll answers a match event or a lost move: EventPollGap applies
 	pollFailures int       // consecutive failed polls
 	pollHold     time.Time // no poll before this (backoff, Retry-After)
 }
@@ -129,8 +128,8 @@ func New(opts Options) (*Bot, error) {
 		refreshes:  make(chan refreshReq, 8),
 		names:      map[int64]string{},
 		matches:    map[int64]*match{},
-		rejected:   newRecentIDs(maxRecentIDs),
-		ended:      newRecentIDs(maxRecentIDs),
+		rejected:   newRecent[int64](maxRecentIDs),
+		ended:      newRecent[endKey](maxRecentIDs),
 		searches:   map[legKey]map[int]record.Search{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
@@ -245,7 +244,6 @@ func (b *Bot) loop(ctx context.Context) error {
 			b.onTask(m)
 		case r := <-b.refreshes:
 			b.pollWaiting = append(b.pollWaiting, r)
-			b.pollUrgent = true
 			b.startPoll()
 		case <-statusLine.C:
 			b.logStatusLine()

@@ -26,16 +26,3 @@ func Remaining(clockMS float64, serverNowMS, turnStartedMS int64, sinceArrival t
 	rem := time.Duration(clockMS*float64(time.Millisecond)) - time.Duration(used)*time.Millisecond
 	return rem - sinceArrival
 }
-
-// Budget returns the longest the bot waits for the engine: min(cap,
-// remaining − margin), or remaining − margin when cap is 0; never negative.
-func Budget(remaining, cap, margin time.Duration) time.Duration {
-	b := remaining - margin
-	if cap > 0 && cap < b {
-		b = cap
-	}
-	if b < 0 {
-		b = 0
-	}
-	return b
-}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -60,7 +61,7 @@ func FuzzObserveMatch(f *testing.F) {
 					if p, err := (othello.Leg{Board: l.Board, Turn: l.Turn, Placed: othello.Placed(l.Placed),
 						LegalMoves: l.LegalMoves}).Position(j.modeName, j.size, j.blocked); err == nil {
 						pos = &p
-						_ = b.wireRequest(j, p, time.Second, time.Second)
+						_ = b.wireRequest(j, p, engines.Request{Remaining: time.Second, At: time.Now(), Cap: time.Second})
 					}
 				}
 				quickMove(pos, l.LegalMoves, nil)

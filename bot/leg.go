@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"slices"
 	"time"
 
@@ -132,6 +133,9 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 		clockMS = j.leg.ClocksMS[j.color-1]
 	}
 	remaining := Remaining(clockMS, j.serverNow, j.leg.TurnStartedMS, start.Sub(j.arrived))
+	// The real instant the clock was read, for engines that read it again
+	// when their request goes out (the injectable Clock may be a fake).
+	at := time.Now()
 	deadline := start.Add(remaining)
 
 	var pos *othello.Position
@@ -146,8 +150,8 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 	}
 	overhead := b.over.get()
 	left := MovesLeft(pos, j.leg.Board)
-	budget := Plan(remaining, b.opts.MaxThink, b.t.Margin, overhead, left)
-	c, ok := b.choose(t, j, pos, remaining, budget)
+	budget := Plan(remaining, b.opts.MaxThink, overhead, left)
+	c, ok := b.choose(t, j, pos, engines.Request{Remaining: remaining, At: at, Budget: budget, Cap: b.opts.MaxThink})
 	if !ok {
 		return taskMsg{}
 	}
@@ -156,21 +160,38 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 		return taskMsg{}
 	}
 	c.budget, c.overhead, c.movesLeft = budget, overhead, left
+	if b.opts.Engine.SpecTimed {
+		c.budget = engines.SpecBudget(remaining, b.opts.MaxThink)
+	}
 	return b.send(j, t, pos, c, deadline, start)
 }
 
 // choose finds the move: forced when there is no choice, else the engine's
-// answer if legal and in time, else a quick fallback.
-func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, budget time.Duration) (choice, bool) {
+// answer if legal and in time, else a quick fallback. clk holds the move's
+// clock: Remaining read At, the plan's Budget and the spec's Cap.
+//
+// An engine of the spec's --engine protocol (EngineFactory.SpecTimed) is
+// asked on every own turn: a forced one goes to it in the background while
+// the forced move is sent at once, and any other is awaited until the
+// mover's clock is down to the spec's margin (the engine keeps budget_ms
+// itself, from when its request is written). Other engines are timed by
+// the clock plan: asked only when there is a choice, and awaited for the
+// plan's budget.
+func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.Request) (choice, bool) {
 	legal := j.leg.LegalMoves
-	switch len(legal) {
-	case 0:
-		if j.human {
-			return choice{}, false // the server passes for us in human games
+	spec := b.opts.Engine.SpecTimed
+	if len(legal) == 0 && j.human {
+		return choice{}, false // the server passes for us in human games
+	}
+	if len(legal) <= 1 {
+		mv := othello.Pass
+		if len(legal) == 1 {
+			mv = legal[0]
 		}
-		return choice{move: othello.Pass, source: "forced"}, true
-	case 1:
-		return choice{move: legal[0], source: "forced"}, true
+		if spec && pos != nil {
+			b.askInBackground(j, *pos, clk)
+		}
+		return choice{move: mv, source: "forced"}, true
 	}
 	fallback := func(why string, err error, waited time.Duration) (choice, bool) {
 		mv, _ := quickMove(pos, legal, nil)
@@ -186,16 +207,23 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 	if pos == nil {
 		return fallback("no position for the engine", nil, 0)
 	}
-	if budget <= 0 {
+	wait := clk.Budget
+	if spec {
+		// Until the clock is down to the margin: the engine may wait for
+		// the match's other leg, and then has its full budget_ms.
+		wait = clk.Remaining - engines.SpecMargin + specGrace
+		if engines.SpecBudget(clk.Remaining, clk.Cap) <= 0 {
+			return fallback("no time left for the engine: budget_ms would be 0", nil, 0)
+		}
+	} else if wait <= 0 {
 		return fallback("no time left for the engine: the clock is down to the reserve for the moves left", nil, 0)
 	}
 	eng, err := b.eng.get(j.key)
 	if err != nil {
 		return fallback("engine unavailable", err, 0)
 	}
-	wire := b.wireRequest(j, *pos, remaining, budget)
-	req := engines.Request{Position: *pos, Remaining: remaining, Budget: budget, Wire: &wire}
-	ctx, cancel := context.WithTimeout(t.ctx, budget)
+	req := b.engineRequest(j, *pos, clk)
+	ctx, cancel := context.WithTimeout(t.ctx, wait)
 	defer cancel()
 	type answer struct {
 		res engines.Result
@@ -206,7 +234,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 		res, err := eng.Move(ctx, req)
 		ch <- answer{res, err}
 	}()
-	timer := time.NewTimer(budget)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	asked := b.clock.Now()
 	select {
@@ -215,6 +243,10 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 		if a.err != nil {
 			if t.ctx.Err() != nil {
 				return choice{}, true // dropped anyway
+			}
+			if errors.Is(a.err, engines.ErrNotReady) {
+				// Still starting: keep it, it answers the next move.
+				return fallback("engine still starting", a.err, waited)
 			}
 			b.eng.discard(j.key, eng, j.mode)
 			return fallback("engine failed", a.err, waited)
@@ -226,14 +258,61 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, remaining, b
 	case <-timer.C:
 		cancel()
 		b.eng.discard(j.key, eng, j.mode)
-		return fallback("engine did not answer within its budget", nil, b.clock.Now().Sub(asked))
+		return fallback("engine did not answer in time", nil, b.clock.Now().Sub(asked))
 	case <-t.ctx.Done():
 		return choice{}, true
 	}
 }
 
-// wireRequest builds the spec's 15-field engine request.
-func (b *Bot) wireRequest(j moveJob, pos othello.Position, remaining, budget time.Duration) othello.EngineRequest {
+// specGrace is how much longer than the clock less the spec's margin the
+// bot waits for an --engine adapter, which ends its own wait at budget_ms:
+// its answer or its error, not the bot's timer, should end the move.
+const specGrace = 100 * time.Millisecond
+
+// askInBackground shows a forced turn to an --engine engine (the spec: the
+// engine is run on every own turn) without waiting for it: the forced move
+// goes to the server at once. The answer is read and dropped by the
+// adapter; the engine stays busy with it (as long as budget_ms at most),
+// which the match's next request waits out (task goroutine).
+func (b *Bot) askInBackground(j moveJob, pos othello.Position, clk engines.Request) {
+	if engines.SpecBudget(clk.Remaining, clk.Cap) <= 0 {
+		return
+	}
+	eng, err := b.eng.get(j.key)
+	if err != nil {
+		b.log.Warn("engine unavailable for a forced turn", "match", j.key.match, "leg", j.key.leg, "err", err)
+		return
+	}
+	req := b.engineRequest(j, pos, clk)
+	// Not the task's context: the task ends as soon as the forced move is
+	// sent, and cancelling the engine's wait would cost its process.
+	ctx, cancel := context.WithTimeout(b.abort, clk.Remaining-engines.SpecMargin+specGrace)
+	b.tasks.Add(1)
+	go func() {
+		defer b.tasks.Done()
+		defer cancel()
+		if _, err := eng.Move(ctx, req); err != nil && ctx.Err() == nil {
+			b.log.Warn("engine failed on a forced turn", "match", j.key.match, "leg", j.key.leg,
+				"revision", j.leg.Revision, "err", err)
+			if !errors.Is(err, engines.ErrNotReady) {
+				b.eng.discard(j.key, eng, j.mode)
+			}
+		}
+	}()
+}
+
+// engineRequest is the request for the engine: the position, the clock and
+// the spec's wire form.
+func (b *Bot) engineRequest(j moveJob, pos othello.Position, clk engines.Request) engines.Request {
+	wire := b.wireRequest(j, pos, clk)
+	clk.Position, clk.Wire = pos, &wire
+	return clk
+}
+
+// wireRequest builds the spec's 15-field engine request. Its remaining_ms
+// and budget_ms are the spec's at the time the clock was read; an adapter
+// that writes the request later fills them again (Request.ClockAt).
+func (b *Bot) wireRequest(j moveJob, pos othello.Position, clk engines.Request) othello.EngineRequest {
 	w := othello.NewEngineRequest(pos)
 	w.Board = slices.Clone(j.leg.Board)
 	w.Color = j.color
@@ -242,7 +321,8 @@ func (b *Bot) wireRequest(j moveJob, pos othello.Position, remaining, budget tim
 	w.BoardSize = j.size
 	w.BlockedSquares = slices.Clone(j.blocked)
 	w.Placed = othello.Placed(j.leg.Placed)
-	w.RemainingMS = max(0, remaining.Milliseconds())
+	remaining, budget := clk.ClockAt(clk.At)
+	w.RemainingMS = remaining.Milliseconds()
 	w.MatchID = j.key.match
 	w.Leg = j.key.leg
 	w.Revision = j.leg.Revision
@@ -294,7 +374,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				"moves_left", c.movesLeft, "overhead_est_ms", c.overhead.Milliseconds(),
 				// The clock's time before this task started: the server's
 				// until the state arrived, then the loop's.
-				"pre_ms", moveOverhead(j, start, 0, 0).Milliseconds()}
+				"pre_ms", (time.Duration(max(0, j.serverNow-j.leg.TurnStartedMS))*time.Millisecond + start.Sub(j.arrived)).Milliseconds()}
 			if attempt == 0 {
 				// Moves delivered at the first try measure the steady
 				// overhead; a retry's wait is a fault's, paid once.
@@ -333,6 +413,13 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				return taskMsg{}
 			}
 			continue
+		case !moveRetryable(err):
+			// 400, 403, 405, 413, …: the spec retries only lost
+			// connections, 503 and 429; the same request would be refused
+			// again.
+			b.log.Error("server refused the move request; not retrying", "match", j.key.match, "leg", j.key.leg,
+				"revision", t.rev, "err", err)
+			return taskMsg{poll: true}
 		}
 		// The answer is lost or the server is busy: fetch the state and
 		// resend the same move only if the revision is unchanged.
@@ -358,15 +445,30 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 	}
 }
 
-// moveOverhead is what a move cost on the clock besides the engine's think:
-// the turn's time on the server before its state arrived, plus the local
-// time from its arrival until the move's answer (done), less the engine
-// wait up to its budget. A wait past the budget is overhead: the timer
-// fired but the bot was not scheduled (a starved machine: the soak saw
-// 1.9 s waits on 1 s budgets at the 99th percentile).
+// moveRetryable reports whether a failed agent_move may be sent again (after
+// checking the state): a connection failure (no answer, or no HTTP status),
+// 503 (bot match storage unavailable) and 429, as the spec's error handling
+// says; never another status.
+func moveRetryable(err error) bool {
+	if errors.Is(err, flipsight.ErrRefusedURL) || errors.Is(err, flipsight.ErrNoToken) ||
+		errors.Is(err, flipsight.ErrResponseTooLarge) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	e := flipsight.AsAPIError(err)
+	return e == nil || e.Status == http.StatusServiceUnavailable || e.Status == http.StatusTooManyRequests
+}
+
+// moveOverhead is what a move cost on the clock besides the engine's
+// think: the local time from the state's arrival until the move's answer
+// (done), less the engine wait up to its budget. The turn's time on the
+// server before its state arrived is not counted: it is the delivery of the
+// state (a poll's interval without a stream), which the clock has already
+// paid when the move is planned, not a cost of each move left. A wait past
+// the budget is overhead: the timer fired but the bot was not scheduled (a
+// starved machine: the soak saw 1.9 s waits on 1 s budgets at the 99th
+// percentile).
 func moveOverhead(j moveJob, done time.Time, waited, budget time.Duration) time.Duration {
-	before := time.Duration(max(0, j.serverNow-j.leg.TurnStartedMS)) * time.Millisecond
-	return max(0, before+done.Sub(j.arrived)-min(waited, budget))
+	return max(0, done.Sub(j.arrived)-min(waited, budget))
 }
 
 // refresh asks the loop to poll and reports whether (key, rev) is still

@@ -35,8 +35,9 @@ type match struct {
 	firstSeen time.Time
 	missing   int
 	// round identifies the round of a human room (round_no and
-	// room_created_at).
-	round string
+	// room_created_at); roundNo is its round_no.
+	round   string
+	roundNo int64
 	// opponentUnknown: the name was not in the polls' bot lists yet.
 	opponentUnknown bool
 	obj             flipsight.Match
@@ -88,10 +89,13 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 		return
 	}
 	p := obj.Participant(b.me)
-	if p < 0 || b.ended.has(obj.ID) {
+	if p < 0 || b.ended.has(endKey{obj.ID, roundKey(obj)}) {
 		return
 	}
 	m := b.matches[obj.ID]
+	if m != nil && m.human && roundNo(obj) < m.roundNo {
+		return // an older view of the room, from a round already over
+	}
 	switch {
 	case obj.Status == flipsight.MatchPending:
 		if m != nil {
@@ -118,7 +122,8 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 }
 
 func (b *Bot) track(obj flipsight.Match, p int) *match {
-	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj, firstSeen: time.Now()}
+	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj, firstSeen: time.Now(),
+		round: roundKey(obj), roundNo: roundNo(obj)}
 	m.modeName = obj.GameMode
 	if obj.State != nil && obj.State.GameMode != "" {
 		m.modeName = obj.State.GameMode
@@ -244,7 +249,7 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 			b.recordLegs(m, m.obj, record.Unknown)
 			m.legs = nil
 		}
-		m.round = rk
+		m.round, m.roundNo = rk, roundNo(obj)
 	}
 	m.obj = obj
 	if m.opponentUnknown {
@@ -280,7 +285,19 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 	}
 }
 
-// roundKey returns the round identity of a human match.
+// roundNo returns a human match's round_no (0 when it has none).
+func roundNo(obj flipsight.Match) int64 {
+	switch {
+	case obj.RoundNo != nil:
+		return *obj.RoundNo
+	case obj.State != nil && obj.State.RoundNo != nil:
+		return *obj.State.RoundNo
+	}
+	return 0
+}
+
+// roundKey returns the round identity of a human match ("" for a bot
+// match).
 func roundKey(obj flipsight.Match) string {
 	var rn *int64
 	var rc *string
@@ -330,7 +347,7 @@ func (b *Bot) stillMyMove(key legKey, rev int64) bool {
 // it (loop).
 func (b *Bot) finish(m *match, obj *flipsight.Match) {
 	delete(b.matches, m.id)
-	b.ended.add(m.id)
+	b.ended.add(endKey{m.id, m.round})
 	m.cancelTasks()
 	b.eng.releaseMatch(m.id)
 	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {

@@ -36,6 +36,12 @@ type EngineFactory struct {
 	Modes []othello.Mode
 	// Scope is how many instances New is asked for.
 	Scope Scope
+	// SpecTimed says the engines speak the spec's --engine protocol and keep
+	// its budget_ms themselves (engines/jsonline): every own turn reaches
+	// them, forced ones included, and the bot waits for an answer until the
+	// mover's clock is down to the spec's 0.75 s margin. Other engines are
+	// timed by the bot's clock plan (see Plan).
+	SpecTimed bool
 	// New makes one engine instance. The bot closes every instance it made.
 	New func() (engines.Engine, error)
 }
@@ -65,16 +71,9 @@ type Timing struct {
 	// MinPollGap is the least time between two periodic polls (1 s), the
 	// spec's "never more than once a second".
 	MinPollGap time.Duration
-	// EventPollGap is the least time between polls that answer a match
-	// event without state (human matches) or a lost move answer (100 ms):
-	// each such poll may hold the bot's turn, its clock running.
-	EventPollGap time.Duration
 	// BackoffMin and BackoffMax bound the stream reconnection backoff
 	// (1 s, 30 s).
 	BackoffMin, BackoffMax time.Duration
-	// Margin is kept from the remaining clock when computing a budget
-	// (750 ms).
-	Margin time.Duration
 }
 
 func (t Timing) withDefaults() Timing {
@@ -87,10 +86,8 @@ func (t Timing) withDefaults() Timing {
 	def(&t.PollMatch, time.Second)
 	def(&t.PollIdle, 5*time.Second)
 	def(&t.MinPollGap, time.Second)
-	def(&t.EventPollGap, 100*time.Millisecond)
 	def(&t.BackoffMin, time.Second)
 	def(&t.BackoffMax, 30*time.Second)
-	def(&t.Margin, 750*time.Millisecond)
 	return t
 }
 

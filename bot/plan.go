@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -70,27 +71,29 @@ func MovesLeft(pos *othello.Position, board []int) int {
 	return (empties+1)/2 + 1
 }
 
-// Plan returns the longest the bot waits for the engine on a move, given
+// Plan returns the time the clock plan gives an engine that flipbot times
+// itself (the built-in engine, NBoard, Edax, Egaroucid) for a move, given
 // the mover's remaining clock, the cap (--max-think-seconds, 0 for none),
-// the safety margin, the measured per-move overhead and the own moves left
-// (this one included).
+// the measured per-move overhead and the own moves left (this one
+// included). It never shapes the spec's wire fields: an --engine engine gets
+// the spec's budget_ms (engines.SpecBudget) whatever the plan says.
 //
 // Every move left is reserved half again its measured overhead (the
 // estimate lags a machine that is getting slower), and the margin once; of
 // the rest (the spare time), one move may take at most twice its even
 // share, never more than the spare time, nor the spec's min(cap, remaining
-// − margin). Since each move takes at most 2/movesLeft of the spare time,
+// − 0.75 s). Since each move takes at most 2/movesLeft of the spare time,
 // the spare time stays positive until the last move: while the overhead is
 // not underestimated by a third, the clock cannot run out, however often
 // the engine fails to answer. A result of 0 is the panic mode: the reserve
 // is all the clock has, and the bot answers at once with its quick move.
-func Plan(remaining, cap, margin, overhead time.Duration, movesLeft int) time.Duration {
+func Plan(remaining, cap, overhead time.Duration, movesLeft int) time.Duration {
 	movesLeft = max(movesLeft, 1)
-	spare := remaining - margin - time.Duration(movesLeft)*overhead*3/2
+	spare := remaining - engines.SpecMargin - time.Duration(movesLeft)*overhead*3/2
 	if spare <= 0 {
 		return 0
 	}
-	full := Budget(remaining, cap, margin)
+	full := engines.SpecBudget(remaining, cap)
 	b := min(spare, 2*spare/time.Duration(movesLeft), full)
 	if b < minEngineBudget && b < full {
 		return 0 // cut below what an engine needs (a smaller cap is the user's)

@@ -8,14 +8,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
 func TestPlan(t *testing.T) {
-	const (
-		margin = 750 * time.Millisecond
-		ms     = time.Millisecond
-	)
+	const ms = time.Millisecond
 	tests := []struct {
 		name                string
 		remaining, cap, ovh time.Duration
@@ -37,7 +35,7 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Plan(tt.remaining, tt.cap, margin, tt.ovh, tt.left))
+			assert.Equal(t, tt.want, Plan(tt.remaining, tt.cap, tt.ovh, tt.left))
 		})
 	}
 }
@@ -49,7 +47,6 @@ func TestPlan(t *testing.T) {
 // runs out; with the spec's formula alone (the bot before the plan) it
 // does, which is how the soak lost grand legs on time.
 func TestPlanKeepsTheClock(t *testing.T) {
-	const margin = 750 * time.Millisecond
 	// Every eighth move costs two and a half times the overhead (a GC, a
 	// scheduling hiccup, the spikes of the race-detector run).
 	cost := func(overhead time.Duration, i int) time.Duration {
@@ -89,7 +86,7 @@ func TestPlanKeepsTheClock(t *testing.T) {
 			m := newOverheadMeter()
 			i := 0
 			left, moved := play(tc.clock, tc.moves, tc.overhead, func(remaining time.Duration, left int) time.Duration {
-				b := Plan(remaining, tc.cap, margin, m.get(), left+1)
+				b := Plan(remaining, tc.cap, m.get(), left+1)
 				m.observe(cost(tc.overhead, i))
 				i++
 				return b
@@ -100,7 +97,7 @@ func TestPlanKeepsTheClock(t *testing.T) {
 	}
 	t.Run("the spec's formula alone runs out", func(t *testing.T) {
 		_, moved := play(60*time.Second, 48, 500*time.Millisecond, func(remaining time.Duration, _ int) time.Duration {
-			return Budget(remaining, time.Second, margin)
+			return engines.SpecBudget(remaining, time.Second)
 		})
 		assert.Less(t, moved, 48)
 	})
@@ -137,12 +134,13 @@ func TestMoveOverhead(t *testing.T) {
 	j := moveJob{serverNow: 5300, arrived: arrived}
 	j.leg.TurnStartedMS = 5000
 	done := arrived.Add(1400 * time.Millisecond)
-	// 300 ms on the server before the state arrived, 1.4 s from arrival
-	// to the answer, 1 s of it waiting for the engine.
-	assert.Equal(t, 700*time.Millisecond, moveOverhead(j, done, time.Second, time.Second))
-	assert.Equal(t, 900*time.Millisecond, moveOverhead(j, done, time.Second, 800*time.Millisecond),
-		"a wait past the budget is overhead")
-	j.serverNow = 4000 // a server clock oddity counts nothing
+	// 1.4 s from arrival to the answer, 1 s of it waiting for the engine;
+	// the 300 ms on the server before the state arrived (a poll's delay)
+	// are the clock's, not the per-move overhead.
 	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, time.Second, time.Second))
+	assert.Equal(t, 600*time.Millisecond, moveOverhead(j, done, time.Second, 800*time.Millisecond),
+		"a wait past the budget is overhead")
+	j.serverNow = 5000 + 900 // a state seen 0.9 s late through a poll
+	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, time.Second, time.Second), "poll latency is not overhead")
 	assert.Equal(t, time.Duration(0), moveOverhead(j, arrived, time.Second, time.Second), "never negative")
 }

@@ -291,19 +291,18 @@ func TestStatusShowsLegs(t *testing.T) {
 func TestHumanMatchFollowsStreamEvents(t *testing.T) {
 	t.Parallel()
 	// Human match events carry only the id: each one must trigger a poll
-	// at once — not at the next periodic poll (10 s here), nor after the
-	// 1 s gap of periodic polls, which would cost a second of the bot's
-	// clock on every move (the human answers at once).
+	// as soon as the spec's once-a-second rule allows — not at the next
+	// periodic poll (10 s here), which would lose the leg on time.
 	fs := newFakeServer(t, serverOpts{})
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) {
 		o.Timing.PollStream = 10 * time.Second
 		o.Timing.MinPollGap = time.Second
 	})
 	waitFor(t, 5*time.Second, "online", func() bool { return br.bot.Status().State == StateOnline })
-	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, Clock: 6 * time.Second})
+	h, err := fs.arena.CreateHuman(arena.HumanOptions{Bot: "me", Mode: othello.Std, Clock: 20 * time.Second})
 	require.NoError(t, err)
-	// Ten moves cost the bot about ten seconds of its 6 s clock with a
-	// poll gap of 1 s per move.
+	// Ten moves cost the bot at most a second each of its 20 s clock;
+	// waiting for the periodic poll would cost ten each.
 	waitFor(t, 20*time.Second, "ten moves", func() bool {
 		n, _ := fs.moveCallsFor(h)
 		if r, ok := fs.arena.Result(h); ok && r.Ended {

@@ -29,7 +29,7 @@ func TestRecentIDs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRecentIDs(tc.capacity)
+			r := newRecent[int64](tc.capacity)
 			for _, id := range tc.add {
 				r.add(id)
 			}

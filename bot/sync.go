@@ -20,9 +20,9 @@ type streamMsg struct {
 
 // runStream keeps the event stream open until ctx ends: it reconnects with
 // a backoff of BackoffMin doubling to BackoffMax, with jitter that never
-// leaves those bounds (retryWait), reset after a stream that delivered
-// events; it forwards events to the loop and only decodes; the loop does
-// the rest.
+// leaves those bounds (retryWait), reset after a stream that stayed up for
+// BackoffMax; it forwards events to the loop and only decodes; the loop
+// does the rest.
 func (b *Bot) runStream(ctx context.Context) {
 	backoff := b.t.BackoffMin
 	for ctx.Err() == nil {
@@ -47,7 +47,7 @@ func (b *Bot) runStream(ctx context.Context) {
 			continue
 		}
 		b.sendStream(ctx, streamMsg{up: true})
-		got := false
+		connected := time.Now()
 		for {
 			ev, err := s.Next()
 			if err != nil {
@@ -65,10 +65,13 @@ func (b *Bot) runStream(ctx context.Context) {
 				b.sendStream(ctx, streamMsg{down: true, err: err})
 				break
 			}
-			got = true
 			b.sendStream(ctx, streamMsg{ev: &ev, arrived: b.clock.Now()})
 		}
-		if got {
+		// Only a stream that stayed up as long as the longest backoff
+		// resets it: a server that says hello and then breaks the stream
+		// (an oversized line, a cut) must not get a reconnect every
+		// second forever.
+		if time.Since(connected) >= b.t.BackoffMax {
 			backoff = b.t.BackoffMin
 		}
 		wait := b.t.retryWait(backoff)
@@ -134,7 +137,10 @@ func (b *Bot) onStream(m streamMsg) {
 		if !b.draining && b.fatal == nil {
 			b.setState(StateConnecting)
 		}
-		b.schedulePoll()
+		// Polls take over at their own pace: brought forward from the
+		// stream's 10 s, never pushed back by each failed reconnection
+		// (which would leave an idle bot unpolled while the stream flaps).
+		b.armPoll(b.pollInterval())
 	case m.ev != nil:
 		b.onEvent(*m.ev, m.arrived)
 	}
@@ -158,8 +164,8 @@ func (b *Bot) onEvent(ev flipsight.Event, arrived time.Time) {
 			return
 		}
 		// A human match's event carries only its id: the state (maybe the
-		// bot's turn, its clock running) comes with the poll, at once.
-		b.pollUrgent = true
+		// bot's turn, its clock running) comes with the poll, as soon as
+		// the spec's once-a-second rule allows.
 		b.startPoll()
 	}
 }
@@ -186,11 +192,9 @@ func (b *Bot) startPoll() {
 	// Scheduling runs on real time; the injectable Clock serves the clock
 	// arithmetic of moves.
 	now := time.Now()
-	minGap := b.t.MinPollGap
-	if b.pollUrgent {
-		minGap = b.t.EventPollGap
-	}
-	if gap := minGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
+	// Every poll, whatever asks for it (a match event, a lost move answer,
+	// a reconnect), keeps the spec's "never more than once a second".
+	if gap := b.t.MinPollGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
 		b.armPoll(gap)
 		return
 	}
@@ -199,7 +203,6 @@ func (b *Bot) startPoll() {
 		return
 	}
 	b.polling = true
-	b.pollUrgent = false
 	b.lastPoll = now
 	// Refresh requests made before this poll started are answered by it.
 	b.waiting = append(b.waiting, b.pollWaiting...)
@@ -238,19 +241,22 @@ func (b *Bot) stopPollTimer() {
 	b.pollTimerSet = false
 }
 
-// schedulePoll arms the periodic poll for the current situation (loop).
-func (b *Bot) schedulePoll() {
-	var d time.Duration
+// pollInterval is the spec's poll interval for the current situation:
+// 10 s with the stream up, else 1 s in a match and 5 s idle (loop).
+func (b *Bot) pollInterval() time.Duration {
 	switch {
 	case b.streamUp:
-		d = b.t.PollStream
+		return b.t.PollStream
 	case len(b.matches) > 0:
-		d = b.t.PollMatch
-	default:
-		d = b.t.PollIdle
+		return b.t.PollMatch
 	}
+	return b.t.PollIdle
+}
+
+// schedulePoll arms the periodic poll one interval after now (loop).
+func (b *Bot) schedulePoll() {
 	b.stopPollTimer()
-	b.armPoll(d)
+	b.armPoll(b.pollInterval())
 }
 
 // onPoll handles an agent_poll answer (loop).

@@ -35,25 +35,6 @@ func TestRemaining(t *testing.T) {
 	}
 }
 
-func TestBudget(t *testing.T) {
-	const margin = 750 * time.Millisecond
-	tests := []struct {
-		name           string
-		remaining, cap time.Duration
-		want           time.Duration
-	}{
-		{"cap wins with plenty of time", 60 * time.Second, 10 * time.Second, 10 * time.Second},
-		{"remaining − 750 ms wins near the end", 5 * time.Second, 10 * time.Second, 4250 * time.Millisecond},
-		{"no cap: remaining − 750 ms", 60 * time.Second, 0, 59250 * time.Millisecond},
-		{"never negative", 500 * time.Millisecond, 10 * time.Second, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Budget(tt.remaining, tt.cap, margin))
-		})
-	}
-}
-
 func TestQuickMove(t *testing.T) {
 	// std start: every move is symmetric; the corner rule shows on a board
 	// where a1 is legal.

@@ -175,7 +175,9 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 	if err := ext.Check(); err != nil {
 		return bot.EngineFactory{}, err
 	}
-	f := bot.EngineFactory{Name: cfg.EngineName, Scope: bot.PerMatch, New: ext.New}
+	// An --engine engine keeps the spec's budget_ms itself; the others are
+	// timed by the bot's clock plan.
+	f := bot.EngineFactory{Name: cfg.EngineName, Scope: bot.PerMatch, New: ext.New, SpecTimed: kind == external.JSONLine}
 	if ext.PerLeg() {
 		f.Scope = bot.PerLeg
 	}
