@@ -38,6 +38,7 @@ type engineSet struct {
 	starting sync.WaitGroup // starts in the background
 
 	mu       sync.Mutex
+	busy     map[engines.Engine]*engineUse // background asks in flight, waited for by close
 	shared   engines.Engine
 	perMatch map[int64]engines.Engine
 	perLeg   map[legKey]engines.Engine
@@ -45,7 +46,37 @@ type engineSet struct {
 }
 
 func newEngineSet(f EngineFactory, log *slog.Logger, warm int) *engineSet {
-	return &engineSet{f: f, log: log, warm: warm, perMatch: map[int64]engines.Engine{}, perLeg: map[legKey]engines.Engine{}}
+	return &engineSet{f: f, log: log, warm: warm, perMatch: map[int64]engines.Engine{}, perLeg: map[legKey]engines.Engine{},
+		busy: map[engines.Engine]*engineUse{}}
+}
+
+// engineUse counts the background asks of one engine.
+type engineUse struct {
+	n  int
+	wg sync.WaitGroup
+}
+
+// hold marks e as in use by a background ask until the returned function
+// is called: closing e waits for it, so that a forced turn sent to the
+// engine just before its match ends still reaches it.
+func (s *engineSet) hold(e engines.Engine) (release func()) {
+	s.mu.Lock()
+	u := s.busy[e]
+	if u == nil {
+		u = &engineUse{}
+		s.busy[e] = u
+	}
+	u.n++
+	u.wg.Add(1)
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		if u.n--; u.n == 0 && s.busy[e] == u {
+			delete(s.busy, e)
+		}
+		s.mu.Unlock()
+		u.wg.Done()
+	}
 }
 
 // get returns the engine for a leg, making it on first use (a warm one
@@ -237,7 +268,15 @@ func (s *engineSet) closeAll() {
 	s.closing.Wait()
 }
 
+// close closes e once its background asks are done (each is bounded by
+// its own deadline and by the bot's abort).
 func (s *engineSet) close(e engines.Engine) {
+	s.mu.Lock()
+	u := s.busy[e]
+	s.mu.Unlock()
+	if u != nil {
+		u.wg.Wait()
+	}
 	if err := e.Close(); err != nil {
 		s.log.Warn("closing engine", "engine", e.Name(), "err", err)
 	}

@@ -287,9 +287,11 @@ func (b *Bot) askInBackground(j moveJob, pos othello.Position, clk engines.Reque
 	// Not the task's context: the task ends as soon as the forced move is
 	// sent, and cancelling the engine's wait would cost its process.
 	ctx, cancel := context.WithTimeout(b.abort, clk.Remaining-engines.SpecMargin+specGrace)
+	release := b.eng.hold(eng)
 	b.tasks.Add(1)
 	go func() {
 		defer b.tasks.Done()
+		defer release()
 		defer cancel()
 		if _, err := eng.Move(ctx, req); err != nil && ctx.Err() == nil {
 			b.log.Warn("engine failed on a forced turn", "match", j.key.match, "leg", j.key.leg,
