@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
@@ -309,4 +310,36 @@ func FuzzEntries(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadFileOnAGoImage: the reads TestReadFile checks on mkfs.vfat's
+// images, on one built here (so they run where dosfstools is missing): a
+// file over clusters, the caller's size limit checked against the
+// directory entry before any cluster is read, and a chain cut short.
+func TestReadFileOnAGoImage(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 300) // 10 clusters
+	b := newFAT16(8192, 512)
+	b.addFile("big.bin", "BIG     BIN", big)
+	b.addFile("", "EMPTY   TXT", nil)
+	b.addFile("huge.bin", "HUGE    BIN", []byte("x"))
+	b.dir[len(b.dir)-1][28], b.dir[len(b.dir)-1][31] = 0xFF, 0xFF // claims 4 GB
+	img := b.bytes(t)
+
+	f, err := ReadFile(bytes.NewReader(img), "BIG.BIN", 1<<20)
+	require.NoError(t, err)
+	assert.Equal(t, big, f.Data)
+	assert.Equal(t, "2026-12-02 12:34:56", f.ModTime.Format(time.DateTime))
+	_, err = ReadFile(bytes.NewReader(img), "big.bin", 4096)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	f, err = ReadFile(bytes.NewReader(img), "empty.txt", 4096)
+	require.NoError(t, err)
+	assert.Empty(t, f.Data)
+	_, err = ReadFile(bytes.NewReader(img), "huge.bin", 1<<30)
+	assert.ErrorIs(t, err, ErrTooLarge, "a 4 GB entry is refused before a cluster is read")
+
+	cut := bytes.Clone(img)
+	fatStart := 512
+	binary.LittleEndian.PutUint16(cut[fatStart+2*5:], 0xFFFF) // the chain ends after 4 clusters
+	_, err = ReadFile(bytes.NewReader(cut), "big.bin", 1<<20)
+	assert.ErrorContains(t, err, "end early")
 }
