@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
@@ -114,20 +118,49 @@ func (s *Server) MatchJSON(id int64) (flipsight.Match, bool) {
 	return s.wireMatch(m, s.nowMS()), true
 }
 
+// adminHandler returns the handler of the test hooks: serveAdmin behind
+// Go's cross-origin protection, which refuses a POST whose Sec-Fetch-Site
+// is not same-origin (or none), or, without one, whose Origin is not the
+// Host (a page of another site posting to the loopback address).
+func (s *Server) adminHandler() http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.log.Warn("cross-origin admin request refused", "path", r.URL.Path,
+			"origin", clip(r.Header.Get("Origin"), 64), "sec_fetch_site", clip(r.Header.Get("Sec-Fetch-Site"), 32))
+		s.adminError(w, http.StatusForbidden, "cross-origin request refused")
+	}))
+	return cop.Handler(http.HandlerFunc(s.serveAdmin))
+}
+
 // serveAdmin answers the test hooks, for loopback clients only:
 //
 //	POST /arena/admin/human     {"bot":NAME,"mode":"std","clock_ms":N,"bot_black":bool,"xot":bool}
 //	POST /arena/admin/challenge {"from":NAME,"to":NAME,"mode":"std"}
 //	POST /arena/admin/tick      applies what is due now
 //
-// Each answers {"ok":true,"match_id":ID} or {"ok":false,"error":…}.
+// Each answers {"ok":true,"match_id":ID} or {"ok":false,"error":…}. A web
+// page in the tester's browser cannot use them: the Host must name this
+// server (an IP address, localhost, the machine's host name, or one of
+// Config.AdminHosts; else 421, DNS rebinding), a cross-origin POST is
+// refused (adminHandler, 403), and the body must be sent as
+// application/json (else 415), which no form or simple cross-site request
+// can send.
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	if !s.cfg.AdminFromAnywhere && !isLoopback(r.RemoteAddr) {
 		s.writeError(w, flipsight.CodeAccessDenied)
 		return
 	}
+	if host := hostOnly(r.Host); !hostAllowed(host, s.adminHosts) {
+		s.log.Warn("admin request for another host name refused (DNS rebinding?)", "path", r.URL.Path, "host", clip(host, 64))
+		s.adminError(w, http.StatusMisdirectedRequest, "this server answers only to its own addresses and names")
+		return
+	}
 	if r.Method != http.MethodPost {
 		s.writeError(w, flipsight.CodePOSTRequired)
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		s.adminError(w, http.StatusUnsupportedMediaType, "the body must be sent as application/json")
 		return
 	}
 	var req struct {
@@ -172,6 +205,55 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "match_id": id, "server_now_ms": s.nowMS()})
+}
+
+// adminError answers a refused admin request.
+func (s *Server) adminError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, flipsight.ErrorResponse{Error: msg, ServerNowMS: s.nowMS()})
+}
+
+// ownNames returns the names the admin hooks answer to besides IP
+// addresses and localhost: the machine's host name, alone and under a
+// local domain, and extra.
+func ownNames(extra []string) []string {
+	// The domains a home network's own DNS or mDNS serves, which nobody
+	// can register publicly (the appliance's list).
+	localNameSuffixes := [...]string{".local", ".lan", ".home", ".home.arpa", ".internal"}
+	var out []string
+	if h, err := os.Hostname(); err == nil && h != "" {
+		h = strings.ToLower(h)
+		out = append(out, h)
+		for _, s := range localNameSuffixes {
+			out = append(out, h+s)
+		}
+	}
+	for _, n := range extra {
+		out = append(out, strings.TrimSuffix(strings.ToLower(n), "."))
+	}
+	return out
+}
+
+// hostAllowed reports whether host (a Host header, port removed) names
+// this server: an IP address (the connection came in on one of the
+// machine's), localhost, or one of names. Any other name is a page of
+// another site whose DNS points at this machine (DNS rebinding).
+func hostAllowed(host string, names []string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	switch {
+	case host == "":
+		return false
+	case net.ParseIP(strings.Trim(host, "[]")) != nil, host == "localhost":
+		return true
+	}
+	return slices.Contains(names, host)
+}
+
+// hostOnly returns a Host header without its port.
+func hostOnly(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		return h
+	}
+	return host
 }
 
 func isLoopback(remote string) bool {

@@ -81,6 +81,11 @@ type Config struct {
 	SearchThreads int
 	// AdminFromAnywhere allows /arena/admin/* from non-loopback clients.
 	AdminFromAnywhere bool
+	// AdminHosts are host names /arena/admin/* answers to besides IP
+	// addresses, localhost and the machine's host name (alone and under
+	// .local, .lan, .home, .home.arpa, .internal); a request for any other
+	// Host is refused (DNS rebinding).
+	AdminHosts []string
 }
 
 func (c *Config) withDefaults() {

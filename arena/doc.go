@@ -12,7 +12,7 @@
 //	GET  /flipsight_api/bot-stream      the NDJSON event stream
 //	GET  /                              a live web page (bots, boards, results)
 //	GET  /arena/state.json              the page's data as JSON
-//	POST /arena/admin/*                 test hooks, loopback clients only
+//	POST /arena/admin/*                 test hooks: loopback clients, own Host, same origin, JSON only
 //
 // All timing goes through an injectable [Clock]: with a [ManualClock] tests
 // advance time explicitly and call [Server.Tick], so clocks, timeouts,

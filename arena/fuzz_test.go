@@ -111,6 +111,8 @@ func FuzzAdmin(f *testing.F) {
 			r.URL.Path = "/arena/admin/challenge"
 		}
 		r.RemoteAddr = "127.0.0.1:1"
+		r.Host = "127.0.0.1:8080"
+		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
 		if w.Code != 200 && w.Code != 400 && w.Code != 409 {

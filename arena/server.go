@@ -42,6 +42,9 @@ type Server struct {
 	closed    bool
 	page      *template.Template
 	engines   *Engines // makes built-in bots' engines
+	// adminHosts are the names the admin hooks answer to besides IP
+	// addresses and localhost (fixed at New).
+	adminHosts []string
 }
 
 // New returns a server for cfg. Call [Server.Run] (or drive [Server.Tick]
@@ -54,20 +57,21 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:       cfg,
-		clock:     cfg.Clock,
-		log:       cfg.Logger,
-		ctx:       ctx,
-		cancel:    cancel,
-		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		byToken:   map[[32]byte]*bot{},
-		matches:   map[int64]*match{},
-		nextMatch: 1,
-		nextRoom:  1,
-		streams:   map[*stream]struct{}{},
-		thinking:  map[thinkKey]bool{},
-		page:      parsePage(),
-		engines:   NewEngines(cfg.SearchThreads, 0),
+		cfg:        cfg,
+		clock:      cfg.Clock,
+		log:        cfg.Logger,
+		ctx:        ctx,
+		cancel:     cancel,
+		rng:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		byToken:    map[[32]byte]*bot{},
+		matches:    map[int64]*match{},
+		nextMatch:  1,
+		nextRoom:   1,
+		streams:    map[*stream]struct{}{},
+		thinking:   map[thinkKey]bool{},
+		page:       parsePage(),
+		engines:    NewEngines(cfg.SearchThreads, 0),
+		adminHosts: ownNames(cfg.AdminHosts),
 	}
 	for _, bc := range cfg.Bots {
 		if _, err := s.AddBot(bc); err != nil {
@@ -162,7 +166,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc(APIPath, s.serveAPI)
 	mux.HandleFunc(StreamPath, s.serveStream)
 	mux.HandleFunc("/arena/state.json", s.serveStateJSON)
-	mux.HandleFunc("/arena/admin/", s.serveAdmin)
+	mux.Handle("/arena/admin/", s.adminHandler())
 	mux.HandleFunc("/{$}", s.servePage)
 	mux.HandleFunc("/arena/live", s.serveLive)
 	return mux

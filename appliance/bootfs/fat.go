@@ -6,8 +6,11 @@
 // root or loop devices.
 //
 // Only the root directory is searched; long (VFAT) names are matched case
-// insensitively. Every length and cluster number is checked: a damaged
-// partition is an error, never a crash or an unbounded read.
+// insensitively. A long name is taken only as the FAT specification lays it
+// out (at most 20 parts, ordinals in sequence, one checksum, that of its
+// short entry), in time linear in the directory. Every length and cluster
+// number is checked: a damaged partition is an error, never a crash or an
+// unbounded read.
 package bootfs
 
 import (
@@ -206,11 +209,84 @@ type dirent struct {
 	attr    byte
 }
 
-// entries parses a directory's 32-byte entries, joining long names.
+// Long directory entries, as the Microsoft FAT specification (fatgen103,
+// "FAT Long Directory Entries") lays them out.
+const (
+	attrLongName  = 0x0F // LDIR_Attr of a long-name part
+	lastLongEntry = 0x40 // LDIR_Ord flag of a name's last part, written first
+	// maxLFNParts bounds a long name: 255 characters at most, 13 a part.
+	maxLFNParts = 20
+	// maxLFNChars is the longest long name the specification allows.
+	maxLFNChars  = 255
+	lfnPartChars = 13
+)
+
+// longName collects one long name's parts as the directory holds them:
+// the part of ordinal N marked lastLongEntry first, then N−1 down to 1,
+// all with the checksum of the short entry that follows. Anything else
+// (an ordinal out of place, a checksum that changes, more than
+// maxLFNParts) orphans the parts, and the short entry keeps its short
+// name, as the specification says. Each entry costs O(1).
+type longName struct {
+	buf  [maxLFNParts * lfnPartChars]uint16
+	n    int  // parts of the name being collected (0: none)
+	next int  // ordinal of the part expected next (0: complete)
+	sum  byte // LDIR_Chksum of its parts
+}
+
+// add takes one long-name entry.
+func (l *longName) add(e []byte) {
+	ord := int(e[0])
+	if ord&lastLongEntry != 0 {
+		ord &^= lastLongEntry
+		l.n, l.next, l.sum = 0, 0, e[13]
+		if ord < 1 || ord > maxLFNParts {
+			return
+		}
+		l.n, l.next = ord, ord
+	} else if l.next == 0 || ord != l.next || e[13] != l.sum {
+		l.n, l.next = 0, 0 // an orphan part
+		return
+	}
+	le := binary.LittleEndian
+	k := (ord - 1) * lfnPartChars
+	for _, r := range [][2]int{{1, 11}, {14, 26}, {28, 32}} {
+		for j := r[0]; j < r[1]; j += 2 {
+			l.buf[k] = le.Uint16(e[j:])
+			k++
+		}
+	}
+	l.next--
+}
+
+// take returns the long name of the short entry e, if the parts before it
+// make a whole one of its checksum, and forgets the parts.
+func (l *longName) take(e []byte) (string, bool) {
+	n, complete, sum := l.n, l.next == 0, l.sum
+	l.reset()
+	if n == 0 || !complete || sum != checksum(e[:11]) {
+		return "", false
+	}
+	u := l.buf[:n*lfnPartChars]
+	for i, c := range u {
+		if c == 0 {
+			u = u[:i]
+			break
+		}
+	}
+	if len(u) == 0 || len(u) > maxLFNChars {
+		return "", false
+	}
+	return string(utf16.Decode(u)), true
+}
+
+func (l *longName) reset() { l.n, l.next = 0, 0 }
+
+// entries parses a directory's 32-byte entries, joining long names, in
+// time linear in the directory's size.
 func entries(dir []byte) []dirent {
 	var out []dirent
-	var lfn []uint16
-	var lfnSum byte
+	var lfn longName
 	le := binary.LittleEndian
 	for i := 0; i+32 <= len(dir); i += 32 {
 		e := dir[i : i+32]
@@ -218,29 +294,16 @@ func entries(dir []byte) []dirent {
 		case e[0] == 0:
 			return out
 		case e[0] == 0xE5:
-			lfn = nil
+			lfn.reset()
 			continue
 		}
 		attr := e[11]
-		if attr&0x3F == 0x0F { // a long-name part
-			ord := e[0]
-			part := make([]uint16, 0, 13)
-			for _, r := range [][2]int{{1, 11}, {14, 26}, {28, 32}} {
-				for j := r[0]; j < r[1]; j += 2 {
-					part = append(part, le.Uint16(e[j:]))
-				}
-			}
-			if ord&0x40 != 0 {
-				lfn, lfnSum = nil, e[13]
-			} else if lfn == nil || e[13] != lfnSum {
-				lfn = nil
-				continue
-			}
-			lfn = append(part, lfn...) // parts come last first
+		if attr&0x3F == attrLongName {
+			lfn.add(e)
 			continue
 		}
 		if attr&0x08 != 0 { // volume label
-			lfn = nil
+			lfn.reset()
 			continue
 		}
 		d := dirent{
@@ -249,12 +312,11 @@ func entries(dir []byte) []dirent {
 			size:    le.Uint32(e[28:]),
 			mod:     fatTime(le.Uint16(e[24:]), le.Uint16(e[22:])),
 		}
-		if lfn != nil && checksum(e[:11]) == lfnSum {
-			d.name = decodeLFN(lfn)
+		if name, ok := lfn.take(e); ok {
+			d.name = name
 		} else {
 			d.name = shortName(e)
 		}
-		lfn = nil
 		out = append(out, d)
 	}
 	return out
@@ -266,16 +328,6 @@ func checksum(name []byte) byte {
 		s = (s>>1 | s<<7) + c
 	}
 	return s
-}
-
-func decodeLFN(u []uint16) string {
-	for i, c := range u {
-		if c == 0 {
-			u = u[:i]
-			break
-		}
-	}
-	return string(utf16.Decode(u))
 }
 
 func shortName(e []byte) string {

@@ -24,7 +24,8 @@
 //     in a human match), whether it is against a human and rated.
 //     round (human matches) is the room's round_no.
 //   - mode, board_size, blocked: the game mode (std, anti, grand, octagon,
-//     reversi), 8 or 10, and the unusable squares (octagon).
+//     reversi), 8 or 10, and the unusable squares: octagon's 12 (in any
+//     order), none for the other modes.
 //   - black, white: the players: name, FlipSight bot id when known, and
 //     me: true on the bot's side. my_color is 1 (black), 2 (white), or 0
 //     when neither is the bot (arena tournaments).
@@ -51,19 +52,28 @@
 //
 // Fields may be added in later versions of schema 1; readers ignore fields
 // they do not know.
+//
+// A reader trusts no line: ParseLine refuses a line over MaxLineBytes
+// unread, and Game.Check every field out of its range (the FlipSight
+// client's limits: names of 64 characters, short strings of 32 bytes,
+// clocks of 10⁹ ms), blocked squares other than the mode's, more than
+// MaxMoves moves, and moves the rules refuse.
 package record
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // Schema is the version of the JSON lines this package writes.
@@ -220,27 +230,202 @@ func (g *Game) Replay() ([]othello.Position, error) {
 	return out, nil
 }
 
-// Check reports the first problem of a game read from outside: fields out
-// of range or moves the rules refuse.
+// Limits of a game read from outside. They are those of the FlipSight
+// client (package flipsight), whose values the records are made of, so
+// that every game the bot keeps passes them.
+const (
+	// MaxLineBytes bounds one JSON line of a game: the largest game Check
+	// lets through is under a third of it (TestLargestGameFitsALine).
+	MaxLineBytes = 256 << 10
+	// MaxNameLen bounds a player's name, in characters (and four times
+	// that in bytes).
+	MaxNameLen = flipsight.MaxNameLen
+	// MaxText bounds the short strings (source, statuses, results,
+	// reason, a move's source), in bytes.
+	MaxText = flipsight.MaxShortText
+	// MaxClockMS bounds every time and clock, in milliseconds.
+	MaxClockMS = flipsight.MaxClockMS
+	// MaxDepth bounds a move's search depth.
+	MaxDepth = 255
+)
+
+// ErrBadGame is returned (wrapped) by Check and ParseLine for a game that
+// is out of its ranges or does not follow the rules.
+var ErrBadGame = errors.New("bad game record")
+
+// MaxMoves returns the most moves a game of mode may hold: every square
+// taken once, a pass before each placement, and slack.
+func MaxMoves(mode othello.Mode) int { return 2*mode.Squares() + 8 }
+
+// Check reports the first problem of a game read from outside: a field out
+// of its range (lengths, colours, counts, clocks, strings), blocked squares
+// other than the mode's own, or moves the rules refuse. Every list is
+// bounded before it is walked. The error wraps ErrBadGame and names the
+// game and the field; text from the record in it is cut to MaxText bytes.
 func (g *Game) Check() error {
+	if err := g.check(); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadGame, err)
+	}
+	return nil
+}
+
+func (g *Game) check() error {
 	if g.Schema != Schema {
-		return fmt.Errorf("game %q: schema %d, want %d", g.ID, g.Schema, Schema)
+		return fmt.Errorf("game %q: schema %d, want %d", clip(g.ID), g.Schema, Schema)
 	}
 	if !ValidID(g.ID) {
-		return fmt.Errorf("game: id %q", g.ID)
+		return fmt.Errorf("game: id %q", clip(g.ID))
 	}
 	mode, err := othello.ParseMode(g.Mode)
 	if err != nil {
-		return fmt.Errorf("game %s: %w", g.ID, err)
+		return fmt.Errorf("game %s: mode %q: unknown", g.ID, clip(g.Mode))
 	}
 	if g.BoardSize != mode.Size() {
 		return fmt.Errorf("game %s: board size %d for %s", g.ID, g.BoardSize, mode)
 	}
-	if len(g.Moves) > 2*mode.Squares()+8 {
-		return fmt.Errorf("game %s: %d moves", g.ID, len(g.Moves))
+	n := mode.Squares()
+	if len(g.Moves) > MaxMoves(mode) {
+		return fmt.Errorf("game %s: %d moves, at most %d for %s", g.ID, len(g.Moves), MaxMoves(mode), mode)
+	}
+	if err := firstErr(
+		checkBlocked(mode, g.Blocked),
+		checkText("source", g.Source, MaxText),
+		checkRange("leg", int64(g.Leg), 0, flipsight.MaxLegs-1),
+		checkRange("round", g.Round, 0, 1<<53-1),
+		checkName("black name", g.Black.Name),
+		checkName("white name", g.White.Name),
+		checkRange("my_color", int64(g.MyColor), 0, 2),
+		checkStart(g.Start, n),
+		checkRange("clock_ms", g.ClockMS, 0, flipsight.MaxTimeLimitSec*1000),
+		checkRange("black's final clock", g.FinalClocksMS[0], 0, MaxClockMS),
+		checkRange("white's final clock", g.FinalClocksMS[1], 0, MaxClockMS),
+		checkRange("black's discs", int64(g.Discs[0]), 0, int64(n)),
+		checkRange("white's discs", int64(g.Discs[1]), 0, int64(n)),
+		checkRange("black's result discs", int64(g.ResultDiscs[0]), 0, int64(n)),
+		checkRange("white's result discs", int64(g.ResultDiscs[1]), 0, int64(n)),
+		checkText("leg_status", g.LegStatus, MaxText),
+		checkRange("winner", int64(g.Winner), 0, 2),
+		checkResult(g.Result),
+		checkText("match_result", g.MatchResult, MaxText),
+		checkText("reason", g.Reason, MaxText),
+	); err != nil {
+		return fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	for i, m := range g.Moves {
+		if err := checkMove(m, mode); err != nil {
+			return fmt.Errorf("game %s move %d: %w", g.ID, i+1, err)
+		}
 	}
 	_, err = g.Replay()
 	return err
+}
+
+// checkBlocked reports whether blocked are the mode's blocked squares (in
+// any order), in time bounded by their number.
+func checkBlocked(mode othello.Mode, blocked []int) error {
+	want := mode.Blocked()
+	if w := len(mode.BlockedSquares()); len(blocked) != w {
+		return fmt.Errorf("%d blocked squares, %s has %d", len(blocked), mode, w)
+	}
+	var seen othello.Bits
+	for _, sq := range blocked {
+		if sq < 0 || sq >= mode.Squares() || !want.Has(sq) || seen.Has(sq) {
+			return fmt.Errorf("blocked square %d is not one of %s's", sq, mode)
+		}
+		seen = seen.Or(othello.Bit(sq))
+	}
+	return nil
+}
+
+// checkStart checks a start's lengths and ranges on a board of n squares;
+// Position checks the rest.
+func checkStart(s Start, n int) error {
+	if len(s.Board) != n {
+		return fmt.Errorf("start board has %d cells, want %d", len(s.Board), n)
+	}
+	if len(s.Opening) > n {
+		return fmt.Errorf("opening has %d moves, at most %d", len(s.Opening), n)
+	}
+	for _, sq := range s.Opening {
+		if sq < 0 || sq >= n {
+			return fmt.Errorf("opening square %d outside 0..%d", sq, n-1)
+		}
+	}
+	return firstErr(
+		checkRange("start turn", int64(s.Turn), 1, 2),
+		checkRange("black's placed", int64(s.Placed[0]), 0, int64(n)),
+		checkRange("white's placed", int64(s.Placed[1]), 0, int64(n)),
+	)
+}
+
+// checkMove checks one move's fields; Replay checks that it is legal.
+func checkMove(m Move, mode othello.Mode) error {
+	if m.Move < othello.Pass || m.Move >= mode.Squares() {
+		return fmt.Errorf("square %d outside -1..%d", m.Move, mode.Squares()-1)
+	}
+	if m.Square != squareName(m.Move, mode.Size()) {
+		return fmt.Errorf("square name %q is not that of square %d", clip(m.Square), m.Move)
+	}
+	if m.Score != nil && (math.IsNaN(*m.Score) || math.IsInf(*m.Score, 0)) {
+		return errors.New("score is not a number")
+	}
+	return firstErr(
+		checkRange("colour", int64(m.Color), 1, 2),
+		checkRange("time_ms", m.TimeMS, 0, MaxClockMS),
+		checkRange("clock_ms", m.ClockMS, 0, MaxClockMS),
+		checkRange("depth", int64(m.Depth), 0, MaxDepth),
+		checkText("source", m.Source, MaxText),
+	)
+}
+
+func checkResult(r string) error {
+	switch r {
+	case "", Win, Loss, Draw:
+		return nil
+	}
+	return fmt.Errorf("result %q is not win, loss, draw or empty", clip(r))
+}
+
+func checkText(field, s string, maxBytes int) error {
+	if len(s) > maxBytes {
+		return fmt.Errorf("%s is %d bytes, at most %d", field, len(s), maxBytes)
+	}
+	return nil
+}
+
+func checkName(field, s string) error {
+	if len(s) > 4*MaxNameLen {
+		return fmt.Errorf("%s is %d bytes, at most %d", field, len(s), 4*MaxNameLen)
+	}
+	if n := utf8.RuneCountInString(s); n > MaxNameLen {
+		return fmt.Errorf("%s is %d characters, at most %d", field, n, MaxNameLen)
+	}
+	return nil
+}
+
+func checkRange(field string, v, lo, hi int64) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s %d outside %d..%d", field, v, lo, hi)
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// clip shortens a string from outside for an error message.
+func clip(s string) string {
+	if len(s) <= MaxText {
+		return s
+	}
+	return s[:MaxText] + "…"
 }
 
 // ErrNotStd is returned (wrapped) by GGF for games of other modes.
@@ -285,11 +470,15 @@ func (g *Game) MarshalLine() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// ParseLine reads one JSON line written by MarshalLine and checks it.
+// ParseLine reads one JSON line written by MarshalLine and checks it
+// (Check). A line longer than MaxLineBytes is refused unread.
 func ParseLine(line []byte) (Game, error) {
+	if len(line) > MaxLineBytes {
+		return Game{}, fmt.Errorf("%w: game line of %d bytes, at most %d", ErrBadGame, len(line), MaxLineBytes)
+	}
 	var g Game
 	if err := json.Unmarshal(line, &g); err != nil {
-		return Game{}, fmt.Errorf("game line: %w", err)
+		return Game{}, fmt.Errorf("%w: game line: %w", ErrBadGame, err)
 	}
 	if err := g.Check(); err != nil {
 		return Game{}, err

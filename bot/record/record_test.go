@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -425,16 +426,32 @@ func TestAppendFile(t *testing.T) {
 	}
 }
 
+// FuzzParseLine: the record decoder never panics, and whatever it
+// accepts is within Check's bounds, replays, and reads back.
 func FuzzParseLine(f *testing.F) {
 	g := games(f, 1)[0]
 	line, _ := g.MarshalLine()
 	f.Add(line)
+	f.Add(bytes.Replace(line, []byte(`"blocked":[]`), []byte(`"blocked":[0,0,0,0]`), 1))
+	f.Add(bytes.Replace(line, []byte(`"name":"house"`), []byte(`"name":"`+strings.Repeat("\\u00e9", 70)+`"`), 1))
 	f.Add([]byte(`{"schema":1,"id":"1-0-1","mode":"std","board_size":8,"start":{"board":[],"turn":1}}`))
 	f.Add([]byte(`{"schema":1,"id":"1-0-1","mode":"octagon","board_size":10,"moves":[{"color":1,"move":99}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g, err := ParseLine(b)
 		if err != nil {
+			if !errors.Is(err, ErrBadGame) {
+				t.Fatalf("an error that is not ErrBadGame: %v", err)
+			}
 			return
+		}
+		mode, err := othello.ParseMode(g.Mode)
+		if err != nil {
+			t.Fatalf("accepted mode %q", g.Mode)
+		}
+		if len(g.Blocked) != len(mode.BlockedSquares()) || len(g.Moves) > MaxMoves(mode) ||
+			len(g.Start.Board) != mode.Squares() || len(g.Start.Opening) > mode.Squares() {
+			t.Fatalf("accepted lengths: %d blocked, %d moves, %d cells, %d opening",
+				len(g.Blocked), len(g.Moves), len(g.Start.Board), len(g.Start.Opening))
 		}
 		// Whatever is accepted replays, and GGF never panics.
 		if _, err := g.Replay(); err != nil {
@@ -442,5 +459,12 @@ func FuzzParseLine(f *testing.F) {
 		}
 		_, _ = g.GGF()
 		_ = g.Summary()
+		back, err := g.MarshalLine()
+		if err != nil || len(back) > MaxLineBytes {
+			t.Fatalf("an accepted game writes %d bytes (%v)", len(back), err)
+		}
+		if _, err := ParseLine(back); err != nil {
+			t.Fatalf("an accepted game does not read back: %v", err)
+		}
 	})
 }

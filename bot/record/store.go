@@ -23,8 +23,9 @@ const DefaultCapBytes = 50 << 20
 // MinCapBytes is the smallest cap a Store accepts.
 const MinCapBytes = 1 << 20
 
-// maxLine is the longest line a Store reads back; longer ones are skipped.
-const maxLine = 4 << 20
+// maxLine is the longest line a Store reads back; longer ones are skipped
+// unparsed (and never held whole in memory).
+const maxLine = MaxLineBytes
 
 // maxUnsaved is how many games a Store keeps in memory while the disk
 // refuses them.
@@ -171,13 +172,21 @@ func (s *Store) readSegment(n int) (*segment, error) {
 	r := bufio.NewReaderSize(f, 64<<10)
 	var off int64
 	for {
-		line, n, err := readLine(r)
-		if len(line) > 0 {
-			complete := line[len(line)-1] == '\n'
-			if !complete {
-				seg.sealed = true // a torn tail: never append after it
-				s.skipped++
-			} else if g, perr := ParseLine(line); perr != nil {
+		line, n, tooLong, err := readLine(r)
+		switch {
+		case n == 0:
+		case tooLong:
+			s.skipped++
+			s.log.Warn("skipping a bad line in the games file", "file", path, "offset", off,
+				"err", fmt.Sprintf("a line of %d bytes, at most %d", n, maxLine))
+			if err == io.EOF {
+				seg.sealed = true // no newline: a torn tail
+			}
+		case line[len(line)-1] != '\n':
+			seg.sealed = true // a torn tail: never append after it
+			s.skipped++
+		default:
+			if g, perr := ParseLine(line); perr != nil {
 				s.skipped++
 				s.log.Warn("skipping a bad line in the games file", "file", path, "offset", off, "err", perr)
 			} else if s.byID[g.ID] == nil {
@@ -185,8 +194,8 @@ func (s *Store) readSegment(n int) (*segment, error) {
 				seg.entries = append(seg.entries, e)
 				s.byID[g.ID] = e
 			}
-			off += n
 		}
+		off += n
 		if err == io.EOF {
 			break
 		}
@@ -201,31 +210,22 @@ func (s *Store) readSegment(n int) (*segment, error) {
 
 // readLine returns the next line with its newline (without one at the end
 // of the file) and the bytes it took. A line longer than maxLine is
-// consumed to its end and returned as "x\n" (or "x" at the end of the
-// file), which does not parse, so that it is skipped.
-func readLine(r *bufio.Reader) ([]byte, int64, error) {
-	var buf []byte
-	var n int64
-	tooLong := false
+// consumed to its end without being kept, and reported as tooLong (line
+// is then nil).
+func readLine(r *bufio.Reader) (line []byte, n int64, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		n += int64(len(chunk))
-		if !tooLong && len(buf)+len(chunk) > maxLine {
-			tooLong, buf = true, nil
+		if !tooLong && len(line)+len(chunk) > maxLine {
+			tooLong, line = true, nil
 		}
 		if !tooLong {
-			buf = append(buf, chunk...)
+			line = append(line, chunk...)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if tooLong {
-			if err == nil {
-				return []byte("x\n"), n, nil
-			}
-			return []byte("x"), n, err
-		}
-		return buf, n, err
+		return line, n, tooLong, err
 	}
 }
 
