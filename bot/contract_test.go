@@ -121,6 +121,7 @@ type recorder struct {
 	streamDown  bool             // every stream open answers 503
 	refuseMoves int              // the next agent_move calls answer this status…
 	refuseWith  int
+	refused     [][3]int64 // the moves refused, in order
 }
 
 func newRecorder(t *testing.T, fs *fakeServer) *recorder {
@@ -161,6 +162,7 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 			r.moves[[3]int64{a.MatchID, a.Leg, a.Revision}]++
 			if r.refuseMoves > 0 {
 				r.refuseMoves--
+				r.refused = append(r.refused, [3]int64{a.MatchID, a.Leg, a.Revision})
 				status := r.refuseWith
 				r.mu.Unlock()
 				writeErr(w, status, "")
@@ -275,12 +277,9 @@ func TestRefusedMoveRequestIsNotRetried(t *testing.T) {
 			time.Sleep(time.Second) // room for retries, which fastTiming makes quick
 			rec.mu.Lock()
 			defer rec.mu.Unlock()
-			var first [3]int64
-			for k := range rec.moves {
-				if k[0] == id && (first == [3]int64{} || k[2] < first[2] || (k[2] == first[2] && k[1] < first[1])) {
-					first = k
-				}
-			}
+			require.Len(t, rec.refused, 1)
+			first := rec.refused[0]
+			require.Equal(t, id, first[0])
 			if tc.retry {
 				assert.GreaterOrEqual(t, rec.moves[first], 2, "503 is retried")
 			} else {
