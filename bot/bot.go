@@ -34,6 +34,8 @@ type Bot struct {
 	acceptDone chan acceptResult
 	taskMsgs   chan taskMsg
 	refreshes  chan refreshReq
+	// rejects holds a token for each agent_reject in flight.
+	rejects chan struct{}
 
 	statusMu sync.Mutex
 	status   Status
@@ -59,6 +61,7 @@ type Bot struct {
 	matches      map[int64]*match
 	rejected     *recent[int64]  // pending matches refused: not considered again
 	ended        *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
+	overLimit    *recent[int64]  // running matches not taken for lack of a slot (logged once each)
 	results      []Result
 	streamUp     bool
 	draining     bool
@@ -130,6 +133,8 @@ func New(opts Options) (*Bot, error) {
 		matches:    map[int64]*match{},
 		rejected:   newRecent[int64](maxRecentIDs),
 		ended:      newRecent[endKey](maxRecentIDs),
+		overLimit:  newRecent[int64](maxRecentIDs),
+		rejects:    make(chan struct{}, maxRejects),
 		searches:   map[legKey]map[int]record.Search{},
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}

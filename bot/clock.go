@@ -12,10 +12,16 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
+// remainingBoundMS bounds a computed clock, in milliseconds, before it
+// becomes a Duration: the checks allow timestamps up to about 9e15 ms,
+// whose differences would overflow the nanoseconds of a Duration.
+const remainingBoundMS = 24 * 60 * 60 * 1000
+
 // Remaining returns the mover's remaining time on a leg, as the spec
 // computes it: clocks_ms[colour−1] − (server_now_ms − turn_started_ms),
 // less the local time elapsed since the server's answer arrived
-// (sinceArrival). The result may be negative.
+// (sinceArrival). The result may be negative; it is clamped to a day either
+// way, in milliseconds, before any conversion.
 func Remaining(clockMS float64, serverNowMS, turnStartedMS int64, sinceArrival time.Duration) time.Duration {
 	used := serverNowMS - turnStartedMS
 	if used < 0 {
@@ -23,6 +29,6 @@ func Remaining(clockMS float64, serverNowMS, turnStartedMS int64, sinceArrival t
 		// nothing rather than credit time.
 		used = 0
 	}
-	rem := time.Duration(clockMS*float64(time.Millisecond)) - time.Duration(used)*time.Millisecond
-	return rem - sinceArrival
+	remMS := min(max(clockMS-float64(used), -remainingBoundMS), remainingBoundMS)
+	return time.Duration(remMS*float64(time.Millisecond)) - sinceArrival
 }

@@ -12,6 +12,14 @@ import (
 	"flipbot.dev/flipbot/flipsight"
 )
 
+// runningAllowance is how many running matches the bot takes on beyond
+// MaxMatches when it did not accept them itself (found at start-up, or its
+// own challenges accepted by the other side).
+const runningAllowance = 2
+
+// maxRejects bounds the agent_reject calls in flight at once.
+const maxRejects = 4
+
 // legKey names one leg of one match.
 type legKey struct {
 	match int64
@@ -104,6 +112,19 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 		b.considerPending(obj, p)
 	case obj.Status == flipsight.MatchRunning:
 		if m == nil {
+			// A running match the bot did not accept: found at start-up
+			// (a restart loses nothing), or the bot's own challenge that
+			// the other side accepted. Taken within MaxMatches and a small
+			// allowance, so that a server listing thousands of running
+			// matches cannot make the bot start thousands of engines.
+			if len(b.matches) >= b.opts.MaxMatches+runningAllowance {
+				if !b.overLimit.has(obj.ID) {
+					b.overLimit.add(obj.ID)
+					b.log.Warn("not playing a running match: already at the most matches at once",
+						"match", obj.ID, "max_matches", b.opts.MaxMatches)
+				}
+				return
+			}
 			m = b.track(obj, p)
 			b.log.Info("playing match", "match", obj.ID, "mode", m.modeName, "opponent", m.opponent, "participant", p)
 			b.prepareEngines(m)
@@ -178,9 +199,15 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	}
 	pm, err := othello.ParseMode(mode)
 	if err != nil || !b.opts.Engine.supports(pm) {
+		select {
+		case b.rejects <- struct{}{}:
+		default:
+			return // enough rejects in flight: a later poll lists it again
+		}
 		b.rejected.add(obj.ID)
 		b.log.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
 		go func() {
+			defer func() { <-b.rejects }()
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
 			if _, err := b.c.Reject(ctx, obj.ID); err != nil {

@@ -27,6 +27,10 @@ func TestRemaining(t *testing.T) {
 		{"fractional clock", 1500.5, 0, 0, 0, 1500500 * time.Microsecond},
 		{"turn start after now counts nothing", 60000, 1000, 2000, 0, 60 * time.Second},
 		{"overdrawn is negative", 1000, 5000, 0, 0, -4 * time.Second},
+		// Timestamps the checks allow, whose difference in nanoseconds
+		// overflows: no time left, not an hour.
+		{"huge elapsed time does not overflow", 60000, 18446740473711, 1, 0, -24 * time.Hour},
+		{"huge clock is clamped", 1e15, 0, 0, 0, 24 * time.Hour},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,6 +41,13 @@ const (
 	MaxGames = 16
 	// MaxLegs bounds a match's legs (a bot-vs-bot pair).
 	MaxLegs = 2
+	// MaxPollMatches bounds the matches of one poll answer: a bot plays a
+	// few at once (the service's default is 2) and the answer lists its own
+	// matches only, so an answer with more is refused whole rather than
+	// decoded into thousands of tracked matches.
+	MaxPollMatches = 256
+	// MaxPollBots bounds the bots and record_bots lists of a poll answer.
+	MaxPollBots = 10000
 	// maxID bounds ids, revisions and millisecond times: the integers a
 	// JSON number carries exactly.
 	maxID = 1<<53 - 1
@@ -444,6 +451,12 @@ func (b *Bot) check() error {
 func (p *PollResponse) check() error {
 	if err := firstErr(checkStamp("server_now_ms", p.ServerNowMS), checkText("me", string(p.Me), MaxStampText)); err != nil {
 		return refuse(err)
+	}
+	switch {
+	case len(p.Matches) > MaxPollMatches:
+		return refuse(bad("%d matches, at most %d", len(p.Matches), MaxPollMatches))
+	case len(p.Bots) > MaxPollBots || len(p.RecordBots) > MaxPollBots:
+		return refuse(bad("%d bots and %d record bots, at most %d each", len(p.Bots), len(p.RecordBots), MaxPollBots))
 	}
 	p.Refused = nil
 	if p.Bot != nil {

@@ -253,3 +253,26 @@ func TestPlaceholderStatesAreKept(t *testing.T) {
 		})
 	}
 }
+
+func TestPollWithTooManyMatchesIsRefusedWhole(t *testing.T) {
+	for _, n := range []int{MaxPollMatches, MaxPollMatches + 1} {
+		v := samplePoll(t)
+		m := pollMatch(v)
+		list := make([]any, n)
+		for i := range list {
+			list[i] = m
+		}
+		v["matches"] = list
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		var p PollResponse
+		err = DecodeAnswer(ActionPoll, 200, nil, b, &p)
+		if n <= MaxPollMatches {
+			require.NoError(t, err)
+			assert.Len(t, p.Matches, n)
+		} else {
+			require.ErrorIs(t, err, ErrBadObject)
+			assert.Contains(t, err.Error(), "matches")
+		}
+	}
+}
