@@ -46,7 +46,10 @@ func requireClean(t *testing.T, fs *fakeServer, r arena.MatchResult) {
 
 func TestPlaysEveryModeAtOnce(t *testing.T) {
 	t.Parallel()
-	fs := newFakeServer(t, serverOpts{})
+	// A minute a leg: the gate below may hold the first moves for many
+	// seconds on a loaded machine (the race run of the whole suite), and
+	// this test is about five matches at once, not about the clock.
+	fs := newFakeServer(t, serverOpts{clock: time.Minute})
 	gate := make(chan struct{})
 	eng := &fakeEngine{gate: gate}
 	recs := &memRecorder{}
