@@ -59,7 +59,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"flipbot.dev/flipbot/engines/ggf"
@@ -326,30 +325,6 @@ func (g *Game) Summary() Summary {
 		Mode: g.Mode, Black: g.Black.Name, White: g.White.Name, MyColor: g.MyColor, Opponent: g.Opponent(),
 		Discs: g.ResultDiscs, LegStatus: g.LegStatus, Result: g.Result, MatchResult: g.MatchResult,
 		Reason: g.Reason, Moves: len(g.Moves), Started: g.Started, Ended: g.Ended}
-}
-
-// Filter selects games; empty fields match everything.
-type Filter struct {
-	Mode string
-	// Result matches Game.Result (the leg from the bot's side) or, for
-	// "aborted", the match result.
-	Result string
-	// Opponent matches a substring of the opponent's name, case-insensitive.
-	Opponent string
-}
-
-// Match reports whether s passes the filter.
-func (f Filter) Match(s Summary) bool {
-	if f.Mode != "" && s.Mode != f.Mode {
-		return false
-	}
-	if f.Result != "" && s.Result != f.Result && !(f.Result == Aborted && s.MatchResult == Aborted) {
-		return false
-	}
-	if f.Opponent != "" && !strings.Contains(strings.ToLower(s.Opponent), strings.ToLower(f.Opponent)) {
-		return false
-	}
-	return true
 }
 
 // LegWinner returns the winner of a leg by the discs that count: 1 black,
