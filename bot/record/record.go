@@ -242,7 +242,8 @@ func (g *Game) Check() error {
 	return err
 }
 
-// ErrNotStd is returned (wrapped) by GGF for games of other modes.
+// ErrNotStd is returned (wrapped) by GGF, and by a GGF [Writer] and
+// Export, for games of other modes.
 var ErrNotStd = errors.New("GGF is written for std games only")
 
 // GGF returns the game as a GGF record (std only): players, date, clock,
