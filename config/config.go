@@ -213,6 +213,14 @@ func orDefault(api string) string {
 	return api
 }
 
+// Limits and defaults of `flipbot challenge`'s retries.
+const (
+	ChallengeRetriesDefault = 5
+	ChallengeRetriesMax     = 100
+	ChallengeWaitDefault    = 30 * time.Second
+	ChallengeWaitMax        = time.Hour
+)
+
 // Challenge holds the settings of `flipbot challenge`.
 type Challenge struct {
 	// TargetID is set when the target was a number, else TargetName.
@@ -221,11 +229,24 @@ type Challenge struct {
 	// Mode is --mode (default std).
 	Mode           string
 	API, StreamURL string
-	Token          flipsight.Token
+	// Engine, NBoard, Edax and Egaroucid name the engine the bot plays
+	// with, as the connector's flags (at most one; none is the built-in
+	// engine), so that a mode it cannot play is not asked for. Nothing is
+	// started.
+	Engine, NBoard, Edax, Egaroucid string
+	// Retries is --retries: how many times the challenge is sent again
+	// while FlipSight answers "site bot variant matches are full" (default
+	// 5, at most 100).
+	Retries int
+	// RetryWait is --retry-wait: the wait before each of those (default
+	// 30 s, at most an hour); a Retry-After header wins.
+	RetryWait time.Duration
+	Token     flipsight.Token
 }
 
-// ParseChallenge parses `flipbot challenge NAME|ID [--mode MODE] [--api URL]`
-// (flags before or after the target).
+// ParseChallenge parses `flipbot challenge NAME|ID [--mode MODE] [--api URL]
+// [engine flag] [--retries N] [--retry-wait S]` (flags before or after the
+// target).
 func ParseChallenge(args []string, getenv func(string) string, usage io.Writer) (Challenge, error) {
 	var c Challenge
 	fs := flag.NewFlagSet("flipbot challenge", flag.ContinueOnError)
@@ -233,6 +254,12 @@ func ParseChallenge(args []string, getenv func(string) string, usage io.Writer) 
 	fs.StringVar(&c.Mode, "mode", flipsight.ModeStd, "game `MODE`: std, anti, grand, octagon or reversi")
 	fs.StringVar(&c.API, "api", "", "API `URL`")
 	fs.StringVar(&c.StreamURL, "stream-url", "", "stream `URL` (checked like the connector's)")
+	fs.StringVar(&c.Engine, "engine", "", "the bot plays with this --engine `CMD` (every mode; not started)")
+	fs.StringVar(&c.NBoard, "nboard", "", "the bot plays with this --nboard `CMD` (std only; not started)")
+	fs.StringVar(&c.Edax, "edax", "", "the bot plays with Edax at `PATH` (std only; not started)")
+	fs.StringVar(&c.Egaroucid, "egaroucid", "", "the bot plays with Egaroucid at `PATH` (std only; not started)")
+	fs.IntVar(&c.Retries, "retries", ChallengeRetriesDefault, "times to send the challenge again while FlipSight's site bot variant matches are full (0-100)")
+	wait := fs.Float64("retry-wait", ChallengeWaitDefault.Seconds(), "seconds to wait before each of those (a Retry-After header wins)")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -252,6 +279,22 @@ func ParseChallenge(args []string, getenv func(string) string, usage io.Writer) 
 	default:
 		return Challenge{}, fmt.Errorf("--mode %q: want std, anti, grand, octagon or reversi", c.Mode)
 	}
+	n := 0
+	for _, s := range []string{c.Engine, c.NBoard, c.Edax, c.Egaroucid} {
+		if s != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		return Challenge{}, errors.New("give at most one of --engine, --nboard, --edax, --egaroucid")
+	}
+	if c.Retries < 0 || c.Retries > ChallengeRetriesMax {
+		return Challenge{}, fmt.Errorf("--retries must be 0-%d", ChallengeRetriesMax)
+	}
+	if !(*wait > 0 && *wait <= ChallengeWaitMax.Seconds()) {
+		return Challenge{}, fmt.Errorf("--retry-wait must be more than 0 and at most %.0f seconds", ChallengeWaitMax.Seconds())
+	}
+	c.RetryWait = time.Duration(*wait * float64(time.Second))
 	target := strings.TrimSpace(pos[0])
 	if id, err := strconv.ParseInt(target, 10, 64); err == nil {
 		if id < 1 {

@@ -110,7 +110,16 @@ func TestParseChallenge(t *testing.T) {
 	c, err = ParseChallenge([]string{"X"}, env("fsbm_x"), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "std", c.Mode)
-	for _, args := range [][]string{{}, {"a", "b"}, {"X", "--mode", "chess"}, {"0"}} {
+	assert.Equal(t, ChallengeRetriesDefault, c.Retries)
+	assert.Equal(t, ChallengeWaitDefault, c.RetryWait)
+	c, err = ParseChallenge([]string{"X", "--mode", "anti", "--nboard", "ntest", "--retries", "0", "--retry-wait", "0.05"}, env("fsbm_x"), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "ntest", c.NBoard)
+	assert.Equal(t, 0, c.Retries)
+	assert.Equal(t, 50*time.Millisecond, c.RetryWait)
+	for _, args := range [][]string{{}, {"a", "b"}, {"X", "--mode", "chess"}, {"0"},
+		{"X", "--edax", "e", "--nboard", "n"}, {"X", "--retries", "-1"}, {"X", "--retries", "101"},
+		{"X", "--retry-wait", "0"}, {"X", "--retry-wait", "NaN"}, {"X", "--retry-wait", "3601"}} {
 		_, err := ParseChallenge(args, env("fsbm_x"), io.Discard)
 		assert.Error(t, err, "%v", args)
 	}

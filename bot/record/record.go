@@ -67,7 +67,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -428,7 +427,8 @@ func clip(s string) string {
 	return s[:MaxText] + "…"
 }
 
-// ErrNotStd is returned (wrapped) by GGF for games of other modes.
+// ErrNotStd is returned (wrapped) by GGF, and by a GGF [Writer] and
+// Export, for games of other modes.
 var ErrNotStd = errors.New("GGF is written for std games only")
 
 // GGF returns the game as a GGF record (std only): players, date, clock,
@@ -515,30 +515,6 @@ func (g *Game) Summary() Summary {
 		Mode: g.Mode, Black: g.Black.Name, White: g.White.Name, MyColor: g.MyColor, Opponent: g.Opponent(),
 		Discs: g.ResultDiscs, LegStatus: g.LegStatus, Result: g.Result, MatchResult: g.MatchResult,
 		Reason: g.Reason, Moves: len(g.Moves), Started: g.Started, Ended: g.Ended}
-}
-
-// Filter selects games; empty fields match everything.
-type Filter struct {
-	Mode string
-	// Result matches Game.Result (the leg from the bot's side) or, for
-	// "aborted", the match result.
-	Result string
-	// Opponent matches a substring of the opponent's name, case-insensitive.
-	Opponent string
-}
-
-// Match reports whether s passes the filter.
-func (f Filter) Match(s Summary) bool {
-	if f.Mode != "" && s.Mode != f.Mode {
-		return false
-	}
-	if f.Result != "" && s.Result != f.Result && !(f.Result == Aborted && s.MatchResult == Aborted) {
-		return false
-	}
-	if f.Opponent != "" && !strings.Contains(strings.ToLower(s.Opponent), strings.ToLower(f.Opponent)) {
-		return false
-	}
-	return true
 }
 
 // LegWinner returns the winner of a leg by the discs that count: 1 black,

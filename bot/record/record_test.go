@@ -210,16 +210,6 @@ func TestFromLegHumanStartsAtTheInitialPosition(t *testing.T) {
 	require.NoError(t, g.Check())
 }
 
-func TestFilter(t *testing.T) {
-	s := Summary{Mode: "grand", Result: Loss, MatchResult: Aborted, Opponent: "HouseBot"}
-	assert.True(t, Filter{}.Match(s))
-	assert.True(t, Filter{Mode: "grand", Result: Loss, Opponent: "house"}.Match(s))
-	assert.True(t, Filter{Result: Aborted}.Match(s))
-	assert.False(t, Filter{Mode: "std"}.Match(s))
-	assert.False(t, Filter{Result: Win}.Match(s))
-	assert.False(t, Filter{Opponent: "zebra"}.Match(s))
-}
-
 func TestLegWinner(t *testing.T) {
 	assert.Equal(t, 1, LegWinner("std", [2]int{40, 24}))
 	assert.Equal(t, 2, LegWinner("anti", [2]int{40, 24}))

@@ -389,22 +389,7 @@ func (s *Store) Status() StoreStatus {
 // skipping offset of them and returning at most limit (all when limit ≤ 0),
 // and the number that pass f.
 func (s *Store) List(f Filter, offset, limit int) ([]Summary, int) {
-	s.mu.Lock()
-	all := make([]Summary, 0, len(s.byID)+len(s.unsaved))
-	for _, seg := range s.segs {
-		for _, e := range seg.entries {
-			if s.byID[e.sum.ID] == e && f.Match(e.sum) {
-				all = append(all, e.sum)
-			}
-		}
-	}
-	for _, g := range s.unsaved {
-		if sum := g.Summary(); f.Match(sum) {
-			all = append(all, sum)
-		}
-	}
-	s.mu.Unlock()
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Ended.After(all[j].Ended) })
+	all := s.summaries(f.Match)
 	n := len(all)
 	if offset > 0 {
 		all = all[min(offset, n):]
@@ -413,6 +398,28 @@ func (s *Store) List(f Filter, offset, limit int) ([]Summary, int) {
 		all = all[:limit]
 	}
 	return all, n
+}
+
+// summaries returns the summaries of the games keep accepts, newest
+// first (by end time; kept order among equal times).
+func (s *Store) summaries(keep func(Summary) bool) []Summary {
+	s.mu.Lock()
+	all := make([]Summary, 0, len(s.byID)+len(s.unsaved))
+	for _, seg := range s.segs {
+		for _, e := range seg.entries {
+			if s.byID[e.sum.ID] == e && keep(e.sum) {
+				all = append(all, e.sum)
+			}
+		}
+	}
+	for _, g := range s.unsaved {
+		if sum := g.Summary(); keep(sum) {
+			all = append(all, sum)
+		}
+	}
+	s.mu.Unlock()
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Ended.After(all[j].Ended) })
+	return all
 }
 
 // ErrNotFound is returned (wrapped) by Get for an unknown id.
@@ -465,52 +472,6 @@ func (s *Store) line(id string) ([]byte, error) {
 		return nil, fmt.Errorf("game %q: %w", id, err)
 	}
 	return buf, nil
-}
-
-// WriteJSONL writes the games that pass f as JSON lines, oldest first.
-func (s *Store) WriteJSONL(w io.Writer, f Filter) error {
-	return s.each(f, func(g Game, line []byte) error {
-		_, err := w.Write(line)
-		return err
-	})
-}
-
-// WriteGGF writes the std games that pass f as GGF records, one a line,
-// oldest first; games of other modes are left out.
-func (s *Store) WriteGGF(w io.Writer, f Filter) error {
-	return s.each(f, func(g Game, _ []byte) error {
-		if g.Mode != "std" {
-			return nil
-		}
-		rec, err := g.GGF()
-		if err != nil {
-			return nil // a game the GGF writer cannot write is left out
-		}
-		_, err = io.WriteString(w, rec+"\n")
-		return err
-	})
-}
-
-// each calls fn for the games that pass f, oldest first.
-func (s *Store) each(f Filter, fn func(Game, []byte) error) error {
-	sums, _ := s.List(f, 0, 0)
-	for i := len(sums) - 1; i >= 0; i-- {
-		g, err := s.Get(sums[i].ID)
-		if errors.Is(err, ErrNotFound) {
-			continue // rotated away meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		line, err := g.MarshalLine()
-		if err != nil {
-			return err
-		}
-		if err := fn(g, line); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // AppendFile appends games to the JSON-lines file path (created when

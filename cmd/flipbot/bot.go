@@ -30,6 +30,7 @@ const (
 	exitOK         = 0
 	exitFailure    = 1
 	exitToken      = 2 // FS_BOT_TOKEN missing or rejected (and usage errors, as argparse)
+	exitUsage      = 2 // bad flags or arguments (as argparse, the same code as exitToken)
 	exitMaxRuntime = 3
 )
 

@@ -5,7 +5,9 @@
 // Subcommands:
 //
 //	flipbot [flags]                         play (the official connector's flags)
-//	flipbot challenge NAME|ID [--mode MODE] send agent_challenge
+//	flipbot challenge NAME|ID [--mode MODE] send agent_challenge (checked first; retried while
+//	                                        FlipSight's site bot variant matches are full)
+//	flipbot games list|export|show ...      the kept game records (--games-dir)
 //	flipbot display-preview ...             render an appliance screen to PNG
 //	flipbot appliance [flags]               run as the Raspberry Pi appliance
 //
@@ -26,6 +28,8 @@ func run(args []string) int {
 		switch args[0] {
 		case "challenge":
 			return runChallenge(args[1:])
+		case "games":
+			return runGames(args[1:])
 		case "display-preview":
 			return runDisplayPreview(args[1:])
 		case "appliance":

@@ -1,0 +1,514 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+
+	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// gamesUsage is the usage of `flipbot games`.
+const gamesUsage = `usage:
+  flipbot games list   [--games-dir DIR] [--mode MODE] [--result win|loss|draw|aborted] [--opponent NAME]
+  flipbot games export [--games-dir DIR] --format jsonl|ggf [--out FILE] [--mode …] [--result …] [--opponent …] [ID …]
+  flipbot games show   [--games-dir DIR] ID
+
+The game records flipbot keeps (--games-dir; by default where flipbot keeps
+them). list prints the games newest first (discs: the bot's first); export
+writes them oldest first as JSON lines (every mode) or GGF (std games only:
+the others are left out, and naming one is an error), to stdout or to FILE
+(replaced whole); show prints one game's moves, result and final position.
+A human match's id starts with "-": give it after "--".
+`
+
+// runGames runs `flipbot games list|export|show`. Exit codes: 0 done, 1
+// an error (no such directory or game, a write that failed), 2 bad usage.
+func runGames(args []string) int {
+	return games(args, os.Getenv, os.Stdout, os.Stderr)
+}
+
+// games is runGames with its outside world injectable (tests).
+func games(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, gamesUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "list":
+		return gamesList(args[1:], getenv, stdout, stderr)
+	case "export":
+		return gamesExport(args[1:], getenv, stdout, stderr)
+	case "show":
+		return gamesShow(args[1:], getenv, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, gamesUsage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "flipbot games: unknown command %q\n%s", args[0], gamesUsage)
+	return exitUsage
+}
+
+// gamesFlags are the flags the games commands share.
+type gamesFlags struct {
+	fs                     *flag.FlagSet
+	name                   string
+	dir                    string
+	mode, result, opponent string
+	stderr                 io.Writer
+}
+
+func newGamesFlags(cmd string, filters bool, getenv func(string) string, stderr io.Writer) *gamesFlags {
+	g := &gamesFlags{name: "flipbot games " + cmd, stderr: stderr}
+	g.fs = flag.NewFlagSet(g.name, flag.ContinueOnError)
+	g.fs.SetOutput(stderr)
+	def := config.DefaultGamesDir(getenv, applianceByDefault)
+	g.fs.StringVar(&g.dir, "games-dir", def, "`DIR` of the game records, as flipbot's --games-dir")
+	if filters {
+		g.fs.StringVar(&g.mode, "mode", "", "only games of `MODE`: std, anti, grand, octagon or reversi")
+		g.fs.StringVar(&g.result, "result", "", "only games the bot won, lost or drew (win, loss, draw), or whose match was aborted (aborted)")
+		g.fs.StringVar(&g.opponent, "opponent", "", "only games against a bot whose name contains `TEXT` (any case)")
+	}
+	g.fs.Usage = func() {
+		fmt.Fprint(stderr, gamesUsage+"\nflags of "+g.name+":\n")
+		g.fs.PrintDefaults()
+	}
+	return g
+}
+
+// parse parses args, flags before or after the other arguments, and
+// returns the others; everything after "--" is one of them.
+func (g *gamesFlags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := g.fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := g.fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usageError prints a usage error and returns exitUsage.
+func (g *gamesFlags) usageError(format string, a ...any) int {
+	fmt.Fprintf(g.stderr, "%s: %s\n", g.name, fmt.Sprintf(format, a...))
+	return exitUsage
+}
+
+// fail prints an error and returns exitFailure.
+func (g *gamesFlags) fail(err error) int {
+	fmt.Fprintf(g.stderr, "%s: %v\n", g.name, err)
+	return exitFailure
+}
+
+// open opens the games directory, which must exist (it is never created
+// here), for reading: the store writes nothing unless a game is added.
+func (g *gamesFlags) open() (*record.Store, error) {
+	fi, err := os.Stat(g.dir)
+	if err != nil {
+		return nil, fmt.Errorf("games directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("games directory %s: not a directory", g.dir)
+	}
+	log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := record.Open(record.Options{Dir: g.dir, Logger: log})
+	if st := s.Status(); !st.OK {
+		return nil, fmt.Errorf("games directory %s: %s", g.dir, st.Problem)
+	}
+	return s, nil
+}
+
+// parseCommon parses the flags and the filter. When done, the command
+// ends with code: 0 after -h, exitUsage for bad flags.
+func (g *gamesFlags) parseCommon(args []string) (pos []string, f record.Filter, done bool, code int) {
+	pos, err := g.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, f, true, exitOK
+	}
+	if err != nil {
+		return nil, f, true, exitUsage // the flag package said why
+	}
+	if g.dir == "" {
+		return nil, f, true, g.usageError("no games directory known: give --games-dir (neither $XDG_DATA_HOME nor $HOME is set)")
+	}
+	f, err = record.ParseFilter(g.mode, g.result, g.opponent)
+	if err != nil {
+		return nil, f, true, g.usageError("%v", err)
+	}
+	return pos, f, false, 0
+}
+
+func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	g := newGamesFlags("list", true, getenv, stderr)
+	pos, f, done, code := g.parseCommon(args)
+	switch {
+	case done:
+		return code
+	case len(pos) > 0:
+		return g.usageError("unexpected argument %q", pos[0])
+	}
+	s, err := g.open()
+	if err != nil {
+		return g.fail(err)
+	}
+	sums, _ := s.List(f, 0, 0)
+	if len(sums) == 0 {
+		if f == (record.Filter{}) {
+			fmt.Fprintf(stderr, "no games in %s\n", g.dir)
+		} else {
+			fmt.Fprintf(stderr, "no games in %s match\n", g.dir)
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tENDED\tMODE\tOPPONENT\tRESULT\tDISCS")
+	for _, sum := range sums {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", sum.ID, sum.Ended.Local().Format("2006-01-02 15:04"), sum.Mode,
+			orDash(printable(sum.Opponent)), resultText(sum), discsText(sum))
+	}
+	if err := tw.Flush(); err != nil {
+		return g.fail(err)
+	}
+	return exitOK
+}
+
+func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	g := newGamesFlags("export", true, getenv, stderr)
+	formatName := g.fs.String("format", "", "jsonl (every mode) or ggf (std games only) (required)")
+	out := g.fs.String("out", "", "write to `FILE` (replaced whole, never left half written) instead of stdout")
+	ids, f, done, code := g.parseCommon(args)
+	switch {
+	case done:
+		return code
+	case *formatName == "":
+		return g.usageError("--format is required (jsonl or ggf)")
+	}
+	format, err := record.ParseFormat(*formatName)
+	if err != nil {
+		return g.usageError("--format: %v", err)
+	}
+	for _, id := range ids {
+		if !record.ValidID(id) {
+			return g.usageError("%q is not a game id", id)
+		}
+	}
+	s, err := g.open()
+	if err != nil {
+		return g.fail(err)
+	}
+	var st record.ExportStats
+	if *out == "" {
+		bw := bufio.NewWriterSize(stdout, 64<<10)
+		st, err = s.Export(bw, format, f, ids...)
+		if ferr := bw.Flush(); err == nil {
+			err = ferr
+		}
+	} else {
+		err = writeFileAtomic(*out, func(w io.Writer) error {
+			var err error
+			st, err = s.Export(w, format, f, ids...)
+			return err
+		})
+	}
+	if err != nil {
+		return g.fail(err)
+	}
+	if st.LeftOut > 0 {
+		fmt.Fprintf(stderr, "left out %d games that are not std: GGF is written for std games only\n", st.LeftOut)
+	}
+	if st.Gone > 0 {
+		fmt.Fprintf(stderr, "%d games were rotated away while exporting\n", st.Gone)
+	}
+	if *out != "" {
+		fmt.Fprintf(stderr, "wrote %d games to %s\n", st.Written, *out)
+	}
+	return exitOK
+}
+
+func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	g := newGamesFlags("show", false, getenv, stderr)
+	pos, _, done, code := g.parseCommon(args)
+	switch {
+	case done:
+		return code
+	case len(pos) != 1:
+		return g.usageError("give one game id")
+	case !record.ValidID(pos[0]):
+		return g.usageError("%q is not a game id", pos[0])
+	}
+	s, err := g.open()
+	if err != nil {
+		return g.fail(err)
+	}
+	game, err := s.Get(pos[0])
+	if errors.Is(err, record.ErrNotFound) {
+		return g.fail(fmt.Errorf("no game %s in %s", pos[0], g.dir))
+	}
+	if err != nil {
+		return g.fail(err)
+	}
+	bw := bufio.NewWriter(stdout)
+	err = writeGameText(bw, &game)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return g.fail(err)
+	}
+	return exitOK
+}
+
+// writeGameText writes a game for people: who played what, the moves in
+// the standard notation, the final position and the result.
+func writeGameText(w io.Writer, g *record.Game) error {
+	positions, err := g.Replay()
+	if err != nil {
+		return err // a kept game replays: Store checks every game it reads
+	}
+	final := positions[len(positions)-1]
+	size := g.BoardSize
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s\n", g.ID)
+	switch {
+	case g.Human && g.Round > 0:
+		fmt.Fprintf(&b, "Match    human match %d, round %d, unrated\n", g.MatchID, g.Round)
+	case g.Human:
+		fmt.Fprintf(&b, "Match    human match %d, unrated\n", g.MatchID)
+	default:
+		rated := "unrated"
+		if g.Ranked {
+			rated = "rated"
+		}
+		src := "FlipSight"
+		if g.Source == record.SourceArena {
+			src = "flipbot-arena"
+		}
+		fmt.Fprintf(&b, "Match    %s match %d, leg %d, %s\n", src, g.MatchID, g.Leg, rated)
+	}
+	fmt.Fprintf(&b, "Mode     %s (%dx%d)\n", g.Mode, size, size)
+	for _, p := range []struct {
+		label string
+		pl    record.Player
+	}{{"Black", g.Black}, {"White", g.White}} {
+		me := ""
+		if p.pl.Me {
+			me = " (this bot)"
+		}
+		fmt.Fprintf(&b, "%-8s %s%s\n", p.label, orDash(printable(p.pl.Name)), me)
+	}
+	fmt.Fprintf(&b, "Started  %s\n", g.Started.Local().Format("2006-01-02 15:04:05 MST"))
+	fmt.Fprintf(&b, "Ended    %s\n", g.Ended.Local().Format("2006-01-02 15:04:05 MST"))
+	secs := g.ClockMS / 1000
+	fmt.Fprintf(&b, "Clock    %d:%02d per side\n", secs/60, secs%60)
+	if len(g.Start.Opening) > 0 {
+		names := make([]string, len(g.Start.Opening))
+		for i, sq := range g.Start.Opening {
+			names[i] = othello.SquareName(sq, size)
+		}
+		fmt.Fprintf(&b, "Opening  %s (the moves that made the start)\n", strings.Join(names, " "))
+	}
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  #\tcolour\tmove\ttime\tleft\teval")
+	for i, m := range g.Moves {
+		eval := ""
+		if m.Score != nil {
+			eval = fmt.Sprintf("%+.2f", *m.Score)
+		}
+		if m.Exact {
+			eval += " exact"
+		} else if m.Depth > 0 {
+			eval += fmt.Sprintf(" d%d", m.Depth)
+		}
+		if m.Source != "" && m.Source != "engine" {
+			eval += " " + printable(m.Source)
+		}
+		if eval = strings.TrimSpace(eval); eval != "" {
+			eval = "\t" + eval
+		}
+		fmt.Fprintf(tw, "%3d\t%s\t%s\t%5.2fs\t%4.1fs%s\n", i+1, othello.Color(m.Color), othello.SquareName(m.Move, size),
+			float64(m.TimeMS)/1000, float64(m.ClockMS)/1000, eval)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	b.Reset()
+	b.WriteString("\nFinal position (X black, O white, # blocked)\n")
+	writeBoard(&b, final)
+	fmt.Fprintf(&b, "\nResult   %s\n", resultLine(g))
+	if g.MatchResult != "" {
+		reason := ""
+		if g.Reason != "" {
+			reason = " (" + printable(g.Reason) + ")"
+		}
+		fmt.Fprintf(&b, "Match    %s%s\n", printable(g.MatchResult), reason)
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// writeBoard draws pos with rank 1 at the top, as the API numbers the
+// squares (a1 = 0).
+func writeBoard(b *strings.Builder, pos othello.Position) {
+	size := pos.Size()
+	blocked := pos.Mode.Blocked()
+	b.WriteString("   ")
+	for c := range size {
+		b.WriteString(" " + string(rune('a'+c)))
+	}
+	b.WriteString("\n")
+	for r := range size {
+		fmt.Fprintf(b, "%2d ", r+1)
+		for c := range size {
+			sq := r*size + c
+			ch := "-"
+			switch {
+			case blocked.Has(sq):
+				ch = "#"
+			case pos.At(sq) == othello.Black:
+				ch = "X"
+			case pos.At(sq) == othello.White:
+				ch = "O"
+			}
+			b.WriteString(" " + ch)
+		}
+		b.WriteString("\n")
+	}
+}
+
+// resultLine says who won the leg and by how much.
+func resultLine(g *record.Game) string {
+	var s string
+	switch g.Winner {
+	case 1:
+		s = "black wins"
+	case 2:
+		s = "white wins"
+	default:
+		s = "a draw"
+	}
+	s += fmt.Sprintf(", black %d - white %d", g.ResultDiscs[0], g.ResultDiscs[1])
+	if g.Mode == othello.Anti.String() {
+		s += " (anti: fewer discs win)"
+	}
+	switch g.LegStatus {
+	case "timeout":
+		s += fmt.Sprintf("; ended on time (on the board: %d - %d)", g.Discs[0], g.Discs[1])
+	case "stopped":
+		s += "; the leg was stopped"
+	}
+	if g.Result != "" {
+		s = g.Result + " for this bot: " + s
+	}
+	return s
+}
+
+// resultText is the RESULT column: the leg from the bot's side.
+func resultText(s record.Summary) string {
+	r := orDash(s.Result)
+	if s.MatchResult == record.Aborted {
+		r += " (aborted)"
+	}
+	return r
+}
+
+// discsText is the DISCS column: the bot's discs first, or black's when
+// neither side was the bot.
+func discsText(s record.Summary) string {
+	switch s.MyColor {
+	case 1:
+		return fmt.Sprintf("%d-%d", s.Discs[0], s.Discs[1])
+	case 2:
+		return fmt.Sprintf("%d-%d", s.Discs[1], s.Discs[0])
+	}
+	return fmt.Sprintf("%d-%d (black-white)", s.Discs[0], s.Discs[1])
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// printable replaces control and bidirectional-control characters (names
+// come from the server) so that they cannot move the terminal's cursor or
+// reorder the text around them.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// writeFileAtomic replaces path with what fill writes, so that path holds
+// its old content or the whole new one, never a part: fill writes a
+// temporary file in path's directory (through a buffer), which is synced,
+// renamed over path, and the directory synced. The temporary file is
+// removed when anything fails.
+func writeFileAtomic(path string, fill func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err = fill(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/engines/ggf"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// playedGame is a finished leg played by the rules with random moves from
+// a random 8-move start, the bot black against opponent, ending at ended.
+func playedGame(t *testing.T, mode othello.Mode, seed uint64, matchID int64, opponent string, ended time.Time) record.Game {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	random := func(pos othello.Position) int {
+		if l := pos.LegalMoves(); len(l) > 0 {
+			return l[rng.IntN(len(l))]
+		}
+		return othello.Pass
+	}
+	pos := othello.New(mode)
+	var opening []int
+	for len(opening) < 8 {
+		mv := random(pos)
+		var err error
+		pos, err = pos.Play(mv)
+		require.NoError(t, err)
+		if mv != othello.Pass {
+			opening = append(opening, mv)
+		}
+	}
+	start := pos
+	var moves []record.Move
+	clock := [2]int64{60000, 60000}
+	for !pos.GameOver() {
+		mv := random(pos)
+		took := int64(100 + rng.IntN(900))
+		clock[pos.Turn-1] -= took
+		m := record.Move{Color: int(pos.Turn), Move: mv, Square: othello.SquareName(mv, mode.Size()), TimeMS: took, ClockMS: clock[pos.Turn-1]}
+		if pos.Turn == othello.Black {
+			score := float64(len(moves)%7) - 3
+			m.Score, m.Depth, m.Source = &score, 10, "engine"
+		}
+		moves = append(moves, m)
+		var err error
+		pos, err = pos.Play(mv)
+		require.NoError(t, err)
+	}
+	b, w := pos.Count()
+	g := record.Game{
+		Schema: record.Schema, Source: record.SourceFlipSight, MatchID: matchID, Leg: 0, Ranked: true,
+		Mode: mode.String(), BoardSize: mode.Size(), Blocked: mode.BlockedSquares(),
+		Black: record.Player{Name: "mybot", ID: 1, Me: true}, White: record.Player{Name: opponent, ID: 2}, MyColor: 1,
+		Start: record.Start{Board: start.Board(), Turn: int(start.Turn),
+			Placed: [2]int{start.Placed.Black, start.Placed.White}, Opening: opening},
+		ClockMS: 60000, Moves: moves, FinalClocksMS: clock, Discs: [2]int{b, w}, ResultDiscs: [2]int{b, w},
+		LegStatus: "finished", MatchResult: record.Win, Reason: "discs",
+		Started: ended.Add(-time.Minute), Ended: ended,
+	}
+	if g.Blocked == nil {
+		g.Blocked = []int{}
+	}
+	g.Winner = record.LegWinner(g.Mode, g.ResultDiscs)
+	g.Result = record.LegResult(g.Winner, g.MyColor)
+	g.ID = record.MakeID(g.MatchID, g.Leg, g.Ended)
+	return g
+}
+
+// gamesStore keeps a std, an anti, a grand and a second std game (in that
+// order of their ends) in a new directory, through record.Store.
+func gamesStore(t *testing.T) (string, []record.Game) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "games")
+	base := time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC)
+	gs := []record.Game{
+		playedGame(t, othello.Std, 1, 101, "house", base),
+		playedGame(t, othello.Anti, 2, 102, "HouseBot", base.Add(time.Hour)),
+		playedGame(t, othello.Grand, 3, 103, "zebra", base.Add(2*time.Hour)),
+		playedGame(t, othello.Std, 4, 104, "zebra", base.Add(3*time.Hour)),
+	}
+	s := record.Open(record.Options{Dir: dir})
+	for _, g := range gs {
+		require.NoError(t, s.Add(g))
+	}
+	return dir, gs
+}
+
+func noEnv(string) string { return "" }
+
+// listIDs returns the ids of a list's rows, in order.
+func listIDs(t *testing.T, out string) []string {
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.True(t, strings.HasPrefix(lines[0], "ID "), "the header: %q", lines[0])
+	var ids []string
+	for _, l := range lines[1:] {
+		ids = append(ids, strings.Fields(l)[0])
+	}
+	return ids
+}
+
+func TestGamesCommands(t *testing.T) {
+	dir, gs := gamesStore(t)
+	std1, anti, grand, std2 := gs[0], gs[1], gs[2], gs[3]
+	outFile := filepath.Join(t.TempDir(), "out.ggf")
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		check func(t *testing.T, stdout, stderr string)
+	}{
+		{name: "list, newest first", args: []string{"list", "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
+			assert.Equal(t, []string{std2.ID, grand.ID, anti.ID, std1.ID}, listIDs(t, out))
+			for _, g := range gs {
+				assert.Contains(t, out, g.Ended.Local().Format("2006-01-02 15:04"))
+			}
+			assert.Contains(t, out, fmt.Sprintf("%d-%d", std1.ResultDiscs[0], std1.ResultDiscs[1]))
+		}},
+		{name: "list by mode", args: []string{"list", "--games-dir", dir, "--mode", "std"}, check: func(t *testing.T, out, _ string) {
+			assert.Equal(t, []string{std2.ID, std1.ID}, listIDs(t, out))
+		}},
+		{name: "list by opponent, any case, flags after", args: []string{"list", "--opponent", "HOUSE", "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
+			assert.Equal(t, []string{anti.ID, std1.ID}, listIDs(t, out))
+		}},
+		{name: "list by result", args: []string{"list", "--games-dir", dir, "--result", anti.Result}, check: func(t *testing.T, out, _ string) {
+			assert.Contains(t, listIDs(t, out), anti.ID)
+			for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+				assert.Contains(t, l, " "+anti.Result+" ")
+			}
+		}},
+		{name: "list, nothing matches", args: []string{"list", "--games-dir", dir, "--mode", "octagon"}, check: func(t *testing.T, out, errs string) {
+			assert.Empty(t, out)
+			assert.Contains(t, errs, "no games")
+		}},
+		{name: "list, bad result", args: []string{"list", "--games-dir", dir, "--result", "won"}, code: exitUsage},
+		{name: "list, bad flag", args: []string{"list", "--colour", "black"}, code: exitUsage},
+		{name: "list, missing directory", args: []string{"list", "--games-dir", filepath.Join(dir, "nope")}, code: exitFailure,
+			check: func(t *testing.T, _, errs string) { assert.Contains(t, errs, "no such file") }},
+		{name: "list, help", args: []string{"list", "-h"}},
+
+		{name: "export ggf: the std games", args: []string{"export", "--games-dir", dir, "--format", "ggf"}, check: func(t *testing.T, out, errs string) {
+			recs := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			require.Len(t, recs, 2)
+			for i, g := range []record.Game{std1, std2} { // oldest first
+				gg, err := ggf.Parse(recs[i])
+				require.NoError(t, err)
+				assert.Equal(t, g.White.Name, gg.Tags["PW"])
+				end, err := gg.Position()
+				require.NoError(t, err)
+				ps, err := g.Replay()
+				require.NoError(t, err)
+				assert.Equal(t, ps[len(ps)-1].Board(), end.Board())
+			}
+			assert.Contains(t, errs, "left out 2 games that are not std")
+		}},
+		{name: "export jsonl, filtered", args: []string{"export", "--format", "jsonl", "--opponent", "zebra", "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			require.Len(t, lines, 2)
+			for i, g := range []record.Game{grand, std2} {
+				got, err := record.ParseLine([]byte(lines[i]))
+				require.NoError(t, err)
+				assert.Equal(t, g, got)
+			}
+		}},
+		{name: "export named games to a file", args: []string{"export", "--games-dir", dir, "--format", "ggf", "--out", outFile, std2.ID, std1.ID},
+			check: func(t *testing.T, out, errs string) {
+				assert.Empty(t, out)
+				assert.Contains(t, errs, "wrote 2 games to "+outFile)
+				b, err := os.ReadFile(outFile)
+				require.NoError(t, err)
+				assert.Equal(t, 2, bytes.Count(b, []byte("(;GM[Othello]")))
+				des, err := os.ReadDir(filepath.Dir(outFile))
+				require.NoError(t, err)
+				assert.Len(t, des, 1, "no temporary file left")
+			}},
+		{name: "export a named anti game as ggf", args: []string{"export", "--games-dir", dir, "--format", "ggf", std1.ID, anti.ID}, code: exitFailure,
+			check: func(t *testing.T, out, errs string) {
+				assert.Empty(t, out)
+				assert.Contains(t, errs, "std games only")
+			}},
+		{name: "export an unknown game", args: []string{"export", "--games-dir", dir, "--format", "jsonl", "1-0-1"}, code: exitFailure,
+			check: func(t *testing.T, out, errs string) {
+				assert.Empty(t, out)
+				assert.Contains(t, errs, "no such game")
+			}},
+		{name: "export without --format", args: []string{"export", "--games-dir", dir}, code: exitUsage},
+		{name: "export, bad format", args: []string{"export", "--games-dir", dir, "--format", "sgf"}, code: exitUsage},
+		{name: "export, not an id", args: []string{"export", "--games-dir", dir, "--format", "jsonl", "abc"}, code: exitUsage},
+
+		{name: "show a std game", args: []string{"show", "--games-dir", dir, std1.ID}, check: func(t *testing.T, out, _ string) {
+			assert.Contains(t, out, "Game "+std1.ID)
+			assert.Contains(t, out, "Mode     std (8x8)")
+			assert.Contains(t, out, "mybot (this bot)")
+			checkMoves(t, out, std1)
+			assert.Contains(t, out, "\n 8  ", "eight ranks")
+			assert.NotContains(t, out, "\n 9 ")
+			assert.Contains(t, out, "Result   "+std1.Result+" for this bot: ")
+			assert.Contains(t, out, fmt.Sprintf("black %d - white %d", std1.ResultDiscs[0], std1.ResultDiscs[1]))
+			assert.Contains(t, out, finalBoardText(t, std1))
+		}},
+		{name: "show a grand game", args: []string{"show", grand.ID, "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
+			assert.Contains(t, out, "Mode     grand (10x10)")
+			checkMoves(t, out, grand)
+			assert.Contains(t, out, "\n10  ", "ten ranks")
+			assert.Contains(t, out, finalBoardText(t, grand))
+		}},
+		{name: "show an anti game", args: []string{"show", "--games-dir", dir, anti.ID}, check: func(t *testing.T, out, _ string) {
+			assert.Contains(t, out, "anti: fewer discs win")
+		}},
+		{name: "show an unknown game", args: []string{"show", "--games-dir", dir, "1-0-1"}, code: exitFailure},
+		{name: "show, not an id", args: []string{"show", "--games-dir", dir, "x"}, code: exitUsage},
+		{name: "show, a human game's id after --", args: []string{"show", "--games-dir", dir, "--", "-7-0-5000"}, code: exitFailure,
+			check: func(t *testing.T, _, errs string) { assert.Contains(t, errs, "no game -7-0-5000") }},
+		{name: "show, two ids", args: []string{"show", "--games-dir", dir, std1.ID, std2.ID}, code: exitUsage},
+
+		{name: "no command", args: nil, code: exitUsage},
+		{name: "unknown command", args: []string{"delete"}, code: exitUsage},
+		{name: "help", args: []string{"help"}, check: func(t *testing.T, out, _ string) { assert.Contains(t, out, "flipbot games list") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := games(tt.args, noEnv, &out, &errs)
+			require.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
+			if tt.code != exitOK {
+				assert.NotEmpty(t, errs.String(), "an error says why")
+			}
+			if tt.check != nil {
+				tt.check(t, out.String(), errs.String())
+			}
+		})
+	}
+}
+
+// checkMoves checks that out lists every move of g, numbered, in the
+// standard notation.
+func checkMoves(t *testing.T, out string, g record.Game) {
+	t.Helper()
+	for i, m := range g.Moves {
+		name := othello.SquareName(m.Move, g.BoardSize)
+		assert.Regexp(t, fmt.Sprintf(`(?m)^ *%d +%s +%s `, i+1, othello.Color(m.Color), name), out, "move %d", i+1)
+	}
+}
+
+// finalBoardText draws g's final position row by row, as show does.
+func finalBoardText(t *testing.T, g record.Game) string {
+	ps, err := g.Replay()
+	require.NoError(t, err)
+	pos := ps[len(ps)-1]
+	var b strings.Builder
+	for r := range g.BoardSize {
+		fmt.Fprintf(&b, "%2d ", r+1)
+		for c := range g.BoardSize {
+			ch := map[othello.Color]string{othello.Black: "X", othello.White: "O"}[pos.At(r*g.BoardSize+c)]
+			if ch == "" {
+				ch = "-"
+				if pos.Mode.Blocked().Has(r*g.BoardSize + c) {
+					ch = "#"
+				}
+			}
+			b.WriteString(" " + ch)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func TestGamesDefaultDirIsFlipbots(t *testing.T) {
+	data := t.TempDir()
+	dir := filepath.Join(data, "flipbot", "games")
+	s := record.Open(record.Options{Dir: dir})
+	g := playedGame(t, othello.Std, 9, 7, "house", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	require.NoError(t, s.Add(g))
+	getenv := func(k string) string {
+		if k == "XDG_DATA_HOME" {
+			return data
+		}
+		return ""
+	}
+	var out, errs bytes.Buffer
+	require.Equal(t, exitOK, games([]string{"list"}, getenv, &out, &errs), errs.String())
+	assert.Equal(t, []string{g.ID}, listIDs(t, out.String()))
+
+	out.Reset()
+	errs.Reset()
+	require.Equal(t, exitUsage, games([]string{"list"}, noEnv, &out, &errs), "no directory known")
+	assert.Contains(t, errs.String(), "--games-dir")
+}
+
+func TestGamesListShowsNamesSafely(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	g := playedGame(t, othello.Std, 5, 9, "evil\x1b[2J\u202ebot", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	require.NoError(t, record.Open(record.Options{Dir: dir}).Add(g))
+	for _, args := range [][]string{{"list", "--games-dir", dir}, {"show", "--games-dir", dir, g.ID}} {
+		var out, errs bytes.Buffer
+		require.Equal(t, exitOK, games(args, noEnv, &out, &errs), errs.String())
+		assert.Contains(t, out.String(), "evil?[2J?bot")
+		assert.NotContains(t, out.String(), "\x1b")
+		assert.NotContains(t, out.String(), "\u202e")
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte("old\n"), 0o600))
+	only := func() {
+		t.Helper()
+		des, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		require.Len(t, des, 1, "no temporary file left")
+	}
+
+	boom := errors.New("boom")
+	err := writeFileAtomic(path, func(w io.Writer) error {
+		_, _ = io.WriteString(w, strings.Repeat("half", 1<<15)) // past the buffer: on disk
+		return boom
+	})
+	require.ErrorIs(t, err, boom)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b), "a failed write leaves the old file")
+	only()
+
+	require.NoError(t, writeFileAtomic(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new\n")
+		return err
+	}))
+	b, err = os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "new\n", string(b))
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
+	only()
+
+	require.Error(t, writeFileAtomic(filepath.Join(dir, "missing", "x"), func(io.Writer) error { return nil }))
+	only()
+}
