@@ -141,7 +141,7 @@ func (f Fault) String() string {
 }
 
 // MoveCall is an agent_move request the front saw, reported to
-// Options.OnMove once the front is done with it.
+// Options.OnMove.
 type MoveCall struct {
 	// Match, Leg, Revision and Move are the request's fields.
 	Match, Leg, Revision int64
@@ -168,7 +168,10 @@ type Options struct {
 	// fault and are not counted. Empty: every request.
 	Token string
 	// OnMove, when set, is called with every agent_move request the front
-	// handled, on the request's goroutine after its answer (or its fault).
+	// handled, on the request's goroutine, before the client gets the
+	// answer or sees its connection closed (so a request is reported before
+	// the client can send the next one); a hung request, and one whose
+	// client went away during Plan.MoveDelay, once the client has gone.
 	OnMove func(MoveCall)
 }
 
@@ -359,25 +362,28 @@ func (f *Front) serveMove(w http.ResponseWriter, r *http.Request, req apiRequest
 	}
 	delay := p.MoveDelay
 	f.mu.Unlock()
-	defer func() { f.report(req, c) }()
 	if delay > 0 {
 		t := time.NewTimer(delay)
-		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
+			t.Stop()
+			f.report(req, c)
 			return
 		}
 	}
 	switch c.Fault {
 	case Answered:
+		f.report(req, c)
 		c.Answer.write(w)
 		return
 	case Dropped:
+		f.report(req, c)
 		abort(w)
 		return
 	case Hung:
 		<-r.Context().Done()
+		f.report(req, c)
 		return
 	}
 	rec := httptest.NewRecorder()
@@ -389,6 +395,7 @@ func (f *Front) serveMove(w http.ResponseWriter, r *http.Request, req apiRequest
 		_ = json.Unmarshal(rec.Body.Bytes(), &er)
 		c.Code = flipsight.ErrorCode(er.Error)
 	}
+	f.report(req, c)
 	if c.Fault == LostAnswer {
 		abort(w)
 		return

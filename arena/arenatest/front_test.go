@@ -212,6 +212,7 @@ func TestLostDroppedAndHungMoves(t *testing.T) {
 	_, err = post(context.Background(), base, botToken, moveBody)
 	require.Error(t, err, "dropped")
 	assert.Len(t, s.reached(), 1, "before the server")
+	require.Len(t, ml.all(), 2, "reported before their clients saw their connections close")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	began := time.Now()
@@ -250,20 +251,21 @@ func TestDroppedPolls(t *testing.T) {
 }
 
 func TestMoveDelay(t *testing.T) {
+	const delay = 300 * time.Millisecond
 	_, f, ml, base := setup(t)
-	f.Inject(func(p *arenatest.Plan) { p.MoveDelay = 80 * time.Millisecond })
+	f.Inject(func(p *arenatest.Plan) { p.MoveDelay = delay })
 	began := time.Now()
 	st, _, _ := answer(t, base, moveBody)
 	assert.Equal(t, http.StatusOK, st)
-	assert.GreaterOrEqual(t, time.Since(began), 80*time.Millisecond)
+	assert.GreaterOrEqual(t, time.Since(began), delay)
 	began = time.Now()
 	answer(t, base, pollBody)
-	assert.Less(t, time.Since(began), 80*time.Millisecond, "polls are not delayed")
-	assert.Equal(t, 80*time.Millisecond, f.Pending().MoveDelay, "the delay stays")
+	assert.Less(t, time.Since(began), delay, "polls are not delayed")
+	assert.Equal(t, delay, f.Pending().MoveDelay, "the delay stays")
 	calls := ml.all()
 	require.Len(t, calls, 1)
 	assert.True(t, calls[0].Reached)
-	assert.Less(t, calls[0].Took, 80*time.Millisecond, "the server's own time")
+	assert.Less(t, calls[0].Took, delay, "the server's own time")
 }
 
 func TestOtherBotsPassUntouched(t *testing.T) {
@@ -335,7 +337,7 @@ func TestStreamFaults(t *testing.T) {
 		assert.Equal(t, want.retry, resp.Header.Get("Retry-After"))
 	}
 
-	sctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+	sctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	resp := openStream(t, sctx, base, botToken)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "silent: headers")
