@@ -37,7 +37,7 @@ func TestInjectorFiresEachFault(t *testing.T) {
 	defer ep.Stop()
 	c := &counters{}
 	in := injector{front: front, ep: ep, c: c, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		hang: 100 * time.Millisecond, down: 50 * time.Millisecond}
+		hang: 500 * time.Millisecond, down: 50 * time.Millisecond}
 
 	require.NoError(t, in.fire(ctx, faultCut))
 	require.NoError(t, in.fire(ctx, fault503))
