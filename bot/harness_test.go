@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/arena"
+	"flipbot.dev/flipbot/arena/arenatest"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
@@ -30,50 +30,23 @@ const (
 	oppToken = "fsbm_OPPONENTTOKEN"
 )
 
-// faults is the fault plan of a fakeServer: the arena behind a middleware
-// that injects failures. Counters are decremented as faults fire.
-type faults struct {
-	mu sync.Mutex
-	// moveStatus: the next agent_move calls answer these statuses (with the
-	// matching error string) without reaching the arena.
-	moveStatus []int
-	// moveCode overrides the error string of moveStatus answers.
-	moveCode flipsight.ErrorCode
-	// loseMoveAnswers: the next agent_move calls reach the arena, then the
-	// connection is dropped without an answer.
-	loseMoveAnswers int
-	// dropMoves: the next agent_move calls are dropped before the arena.
-	dropMoves int
-	// hangMoves: the next agent_move calls get no answer at all until the
-	// client gives up (before reaching the arena).
-	hangMoves int
-	// dropPolls: the next agent_poll calls are dropped before the arena.
-	dropPolls int
-	// streamStatus: the next stream opens answer these statuses.
-	streamStatus []int
-	// cutStreamAfter: the next stream is ended after this many lines.
-	cutStreamAfter int
-	// silentStreams: the next streams send headers and then nothing.
-	silentStreams int
-	// moveDelay holds every agent_move call this long before it reaches
-	// the arena (a slow link or a starved server: the mover's clock runs).
-	moveDelay time.Duration
-}
+// faults is the fault plan of a fakeServer (the arena behind an
+// arenatest.Front); set it with fakeServer.inject.
+type faults = arenatest.Plan
 
-// fakeServer is an arena served over httptest with faults injected.
+// fakeServer is an arena served over httptest behind a front that injects
+// faults into the requests of "me" (myToken).
 type fakeServer struct {
 	t      *testing.T
 	arena  *arena.Server
+	front  *arenatest.Front
 	srv    *httptest.Server
-	f      *faults
 	cancel context.CancelFunc
 
 	mu        sync.Mutex
 	moveCalls map[[3]int64]int // (match, leg, revision) → agent_move requests
 	moveVals  map[[3]int64][]string
 	moves     int
-	polls     atomic.Int32
-	streams   atomic.Int32
 }
 
 type serverOpts struct {
@@ -102,8 +75,9 @@ func newFakeServer(t *testing.T, o serverOpts) *fakeServer {
 	})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	fs := &fakeServer{t: t, arena: a, f: &faults{}, cancel: cancel, moveCalls: map[[3]int64]int{}, moveVals: map[[3]int64][]string{}}
-	fs.srv = httptest.NewServer(http.HandlerFunc(fs.serve))
+	fs := &fakeServer{t: t, arena: a, cancel: cancel, moveCalls: map[[3]int64]int{}, moveVals: map[[3]int64][]string{}}
+	fs.front = arenatest.NewFront(a.Handler(), arenatest.Options{Token: myToken, OnMove: fs.noteMove})
+	fs.srv = httptest.NewServer(fs.front)
 	go a.Run(ctx, 20*time.Millisecond)
 	t.Cleanup(func() {
 		cancel()
@@ -116,174 +90,22 @@ func newFakeServer(t *testing.T, o serverOpts) *fakeServer {
 
 func (fs *fakeServer) apiURL() string { return fs.srv.URL + arena.APIPath }
 
-func abort(w http.ResponseWriter) {
-	if hj, ok := w.(http.Hijacker); ok {
-		if c, _, err := hj.Hijack(); err == nil {
-			c.Close()
-			return
-		}
-	}
-	panic(http.ErrAbortHandler)
+// inject changes the fault plan (under the front's lock).
+func (fs *fakeServer) inject(change func(*faults)) { fs.front.Inject(change) }
+
+// noteMove counts an agent_move request of "me", whatever the front did
+// with it.
+func (fs *fakeServer) noteMove(c arenatest.MoveCall) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	k := [3]int64{c.Match, c.Leg, c.Revision}
+	fs.moveCalls[k]++
+	fs.moveVals[k] = append(fs.moveVals[k], string(c.Move))
+	fs.moves++
 }
 
-func (fs *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
-	h := fs.arena.Handler()
-	f := fs.f
-	if r.URL.Path == flipsight.StreamPath {
-		fs.streams.Add(1)
-		f.mu.Lock()
-		var status int
-		if len(f.streamStatus) > 0 {
-			status, f.streamStatus = f.streamStatus[0], f.streamStatus[1:]
-		}
-		silent := f.silentStreams > 0
-		if silent {
-			f.silentStreams--
-		}
-		cut := f.cutStreamAfter
-		f.cutStreamAfter = 0
-		f.mu.Unlock()
-		switch {
-		case status != 0:
-			code := flipsight.CodeTooManyStreams
-			if status == http.StatusServiceUnavailable {
-				code = flipsight.CodeStorageUnavailable
-			}
-			writeErr(w, status, code)
-		case silent:
-			w.Header().Set("Content-Type", "application/x-ndjson")
-			w.WriteHeader(http.StatusOK)
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-		case cut > 0:
-			ctx, cancel := context.WithCancel(r.Context())
-			defer cancel()
-			h.ServeHTTP(&cutWriter{ResponseWriter: w, left: cut, cancel: cancel}, r.WithContext(ctx))
-		default:
-			h.ServeHTTP(w, r)
-		}
-		return
-	}
-	if r.Method != http.MethodPost || r.URL.Path != arena.APIPath {
-		h.ServeHTTP(w, r)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	var req struct {
-		Action   string          `json:"action"`
-		MatchID  int64           `json:"match_id"`
-		Leg      int64           `json:"leg"`
-		Revision int64           `json:"revision"`
-		Move     json.RawMessage `json:"move"`
-	}
-	_ = json.Unmarshal(body, &req)
-	mine := r.Header.Get("Authorization") == "Bearer "+myToken
-	if !mine {
-		h.ServeHTTP(w, r)
-		return
-	}
-	switch req.Action {
-	case flipsight.ActionPoll:
-		fs.polls.Add(1)
-		f.mu.Lock()
-		drop := f.dropPolls > 0
-		if drop {
-			f.dropPolls--
-		}
-		f.mu.Unlock()
-		if drop {
-			abort(w)
-			return
-		}
-	case flipsight.ActionMove:
-		fs.mu.Lock()
-		k := [3]int64{req.MatchID, req.Leg, req.Revision}
-		fs.moveCalls[k]++
-		fs.moveVals[k] = append(fs.moveVals[k], string(req.Move))
-		fs.moves++
-		fs.mu.Unlock()
-		f.mu.Lock()
-		var status int
-		if len(f.moveStatus) > 0 {
-			status, f.moveStatus = f.moveStatus[0], f.moveStatus[1:]
-		}
-		code := f.moveCode
-		lose := status == 0 && f.loseMoveAnswers > 0
-		if lose {
-			f.loseMoveAnswers--
-		}
-		drop := status == 0 && !lose && f.dropMoves > 0
-		if drop {
-			f.dropMoves--
-		}
-		hang := status == 0 && !lose && !drop && f.hangMoves > 0
-		if hang {
-			f.hangMoves--
-		}
-		delay := f.moveDelay
-		f.mu.Unlock()
-		if delay > 0 {
-			select {
-			case <-time.After(delay):
-			case <-r.Context().Done():
-				return
-			}
-		}
-		switch {
-		case hang:
-			<-r.Context().Done()
-			return
-		case status != 0:
-			if code == "" {
-				code = flipsight.CodeStorageUnavailable
-				if status == http.StatusConflict {
-					code = flipsight.CodeStaleRevision
-				}
-			}
-			writeErr(w, status, code)
-			return
-		case drop:
-			abort(w)
-			return
-		case lose:
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, r)
-			abort(w)
-			return
-		}
-	}
-	h.ServeHTTP(w, r)
-}
-
-func writeErr(w http.ResponseWriter, status int, code flipsight.ErrorCode) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(flipsight.ErrorResponse{Error: string(code)})
-}
-
-// cutWriter ends the stream (cancels its request) after left lines.
-type cutWriter struct {
-	http.ResponseWriter
-	left   int
-	cancel context.CancelFunc
-}
-
-func (c *cutWriter) Write(p []byte) (int, error) {
-	if c.left <= 0 {
-		return 0, errors.New("cut")
-	}
-	c.left -= bytes.Count(p, []byte("\n"))
-	if c.left <= 0 {
-		c.cancel()
-	}
-	return c.ResponseWriter.Write(p)
-}
-
-func (c *cutWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
-
-// maxMoveCallsPerRevision returns the largest number of agent_move requests
-// sent for one (match, leg, revision).
+// moveCallsFor returns how many agent_move requests were sent for a match,
+// and the largest number for one (match, leg, revision).
 func (fs *fakeServer) moveCallsFor(match int64) (total, maxPerRev int) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()

@@ -189,7 +189,7 @@ func TestNoStreamPollsOnly(t *testing.T) {
 	waitOnline(t, fs, br)
 	id := challenge(t, fs, "house", othello.Std)
 	playedOn(t, fs, id, 16)
-	assert.Zero(t, fs.streams.Load(), "no stream opened")
+	assert.Zero(t, fs.front.Streams(), "no stream opened")
 	assert.Equal(t, StatePolling, br.bot.Status().State)
 }
 
