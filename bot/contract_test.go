@@ -140,7 +140,7 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	if req.URL.Path == flipsight.StreamPath && r.streamDown {
 		r.mu.Unlock()
-		writeErr(w, http.StatusServiceUnavailable, flipsight.CodeStorageUnavailable)
+		answerError(w, http.StatusServiceUnavailable, flipsight.CodeStorageUnavailable)
 		return
 	}
 	r.mu.Unlock()
@@ -165,13 +165,20 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 				r.refused = append(r.refused, [3]int64{a.MatchID, a.Leg, a.Revision})
 				status := r.refuseWith
 				r.mu.Unlock()
-				writeErr(w, status, "")
+				answerError(w, status, "")
 				return
 			}
 		}
 		r.mu.Unlock()
 	}
-	r.fs.serve(w, req)
+	r.fs.front.ServeHTTP(w, req)
+}
+
+// answerError answers as the service does when it refuses a call.
+func answerError(w http.ResponseWriter, status int, code flipsight.ErrorCode) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(flipsight.ErrorResponse{Error: string(code)})
 }
 
 // pollGaps returns the gaps between the polls made after from.
