@@ -68,6 +68,7 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer eng.Close()
+	legs := newLegsSeen()
 	lr := newLineReader(stdin)
 	for {
 		line, err := lr.next()
@@ -89,6 +90,12 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "flipengine engine: %v\n", err)
 			continue
+		}
+		// One process serves both legs of a match, one request at a time:
+		// while it thinks for one leg, the other's clock runs too, so each
+		// leg plans with its share of the clock.
+		if n := legs.see(req.MatchID, req.Leg, time.Now()); n > 1 {
+			req.RemainingMS /= int64(n)
 		}
 		mv := answerRequest(context.Background(), eng, req, stderr)
 		if _, err := fmt.Fprintf(stdout, "{\"move\":%d}\n", mv); err != nil {
@@ -131,4 +138,35 @@ func answerRequest(ctx context.Context, eng engines.Engine, req othello.EngineRe
 		return fallback
 	}
 	return res.Move
+}
+
+// legsSeen remembers when each leg of the recent matches last asked for a
+// move, to tell how many legs share the engine's process.
+type legsSeen struct {
+	at map[[2]int64]time.Time // (match_id, leg) → last request
+}
+
+// legWindow is how long a leg counts as in play after its last request:
+// longer than the opponent's longest think between two of its moves.
+const legWindow = 20 * time.Second
+
+func newLegsSeen() *legsSeen { return &legsSeen{at: map[[2]int64]time.Time{}} }
+
+// see notes a request of (match, leg) at now and returns how many legs of
+// that match are in play (1 or 2). Entries older than the window go, so
+// the map holds a few entries whatever the run's length.
+func (l *legsSeen) see(match int64, leg int, now time.Time) int {
+	for k, t := range l.at {
+		if now.Sub(t) > legWindow {
+			delete(l.at, k)
+		}
+	}
+	l.at[[2]int64{match, int64(leg)}] = now
+	n := 0
+	for k := range l.at {
+		if k[0] == match {
+			n++
+		}
+	}
+	return n
 }
