@@ -26,7 +26,7 @@ type Bot struct {
 	eng   *engineSet
 	// over measures what a move costs besides the engine's think, for
 	// the clock plan (move tasks).
-	over *overheadMeter
+	over *OverheadMeter
 
 	// Messages to the loop.
 	streamMsgs chan streamMsg
@@ -123,7 +123,7 @@ func New(opts Options) (*Bot, error) {
 			Practice: opts.Engine.Practice,
 		},
 		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
-		over:       newOverheadMeter(),
+		over:       NewOverheadMeter(),
 		streamMsgs: make(chan streamMsg, 64),
 		pollDone:   make(chan pollResult, 1),
 		acceptDone: make(chan acceptResult, 8),

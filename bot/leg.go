@@ -148,7 +148,7 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 			pos = &p
 		}
 	}
-	overhead := b.over.get()
+	overhead := b.over.Estimate()
 	left := MovesLeft(pos, j.leg.Board)
 	budget := Plan(remaining, b.opts.MaxThink, overhead, left)
 	c, ok := b.choose(t, j, pos, engines.Request{Remaining: remaining, At: at, Budget: budget, Cap: b.opts.MaxThink})
@@ -381,7 +381,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				// Moves delivered at the first try measure the steady
 				// overhead; a retry's wait is a fault's, paid once.
 				o := moveOverhead(j, done, c.waited, c.budget)
-				b.over.observe(o)
+				b.over.Observe(o)
 				args = append(args, "overhead_ms", o.Milliseconds())
 			}
 			b.log.Info("move", args...)

@@ -20,22 +20,24 @@ const (
 	minEngineBudget = 50 * time.Millisecond
 )
 
-// overheadMeter keeps a running estimate of what a move costs on the
-// clock besides the engine's think: the time from the turn's start on the
-// server until the move's answer arrived, less the time the bot waited for
-// the engine. It rises fast (half-way to a larger sample) and falls slowly
+// OverheadMeter keeps a running estimate of what a move costs on the
+// clock besides the engine's think: for the bot, the time from the state's
+// arrival until the move's answer arrived, less the time it waited for the
+// engine; for an --engine engine (flipengine engine), the fall of its
+// remaining_ms between two of its turns less its own think. It rises fast (half-way to a larger sample) and falls slowly
 // (an eighth of the way), so that a starved machine is believed at once and
 // forgotten only over several moves. Safe for concurrent use: one meter
 // serves all legs, since what it measures is the machine and the network.
-type overheadMeter struct {
+type OverheadMeter struct {
 	mu  sync.Mutex
 	est time.Duration
 }
 
-func newOverheadMeter() *overheadMeter { return &overheadMeter{est: initialOverhead} }
+// NewOverheadMeter returns a meter whose estimate starts at 100 ms.
+func NewOverheadMeter() *OverheadMeter { return &OverheadMeter{est: initialOverhead} }
 
-// observe takes in one move's measured overhead.
-func (m *overheadMeter) observe(d time.Duration) {
+// Observe takes in one move's measured overhead.
+func (m *OverheadMeter) Observe(d time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if d > m.est {
@@ -46,8 +48,8 @@ func (m *overheadMeter) observe(d time.Duration) {
 	m.est = max(m.est, minOverhead)
 }
 
-// get returns the current estimate.
-func (m *overheadMeter) get() time.Duration {
+// Estimate returns the current estimate.
+func (m *OverheadMeter) Estimate() time.Duration {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.est

@@ -83,11 +83,11 @@ func TestPlanKeepsTheClock(t *testing.T) {
 		{6 * time.Second, 30, 140 * time.Millisecond, time.Second},
 	} {
 		t.Run(fmt.Sprintf("%v clock %d moves overhead %v cap %v", tc.clock, tc.moves, tc.overhead, tc.cap), func(t *testing.T) {
-			m := newOverheadMeter()
+			m := NewOverheadMeter()
 			i := 0
 			left, moved := play(tc.clock, tc.moves, tc.overhead, func(remaining time.Duration, left int) time.Duration {
-				b := Plan(remaining, tc.cap, m.get(), left+1)
-				m.observe(cost(tc.overhead, i))
+				b := Plan(remaining, tc.cap, m.Estimate(), left+1)
+				m.Observe(cost(tc.overhead, i))
 				i++
 				return b
 			})
@@ -104,18 +104,18 @@ func TestPlanKeepsTheClock(t *testing.T) {
 }
 
 func TestOverheadMeter(t *testing.T) {
-	m := newOverheadMeter()
-	assert.Equal(t, initialOverhead, m.get())
-	m.observe(900 * time.Millisecond)
-	assert.Equal(t, 500*time.Millisecond, m.get(), "rises half-way at once")
-	m.observe(900 * time.Millisecond)
-	assert.Equal(t, 700*time.Millisecond, m.get())
-	m.observe(0)
-	assert.Equal(t, 612500*time.Microsecond, m.get(), "falls an eighth of the way")
+	m := NewOverheadMeter()
+	assert.Equal(t, initialOverhead, m.Estimate())
+	m.Observe(900 * time.Millisecond)
+	assert.Equal(t, 500*time.Millisecond, m.Estimate(), "rises half-way at once")
+	m.Observe(900 * time.Millisecond)
+	assert.Equal(t, 700*time.Millisecond, m.Estimate())
+	m.Observe(0)
+	assert.Equal(t, 612500*time.Microsecond, m.Estimate(), "falls an eighth of the way")
 	for range 100 {
-		m.observe(0)
+		m.Observe(0)
 	}
-	assert.Equal(t, minOverhead, m.get(), "never below the floor")
+	assert.Equal(t, minOverhead, m.Estimate(), "never below the floor")
 }
 
 func TestMovesLeft(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
@@ -68,7 +69,7 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer eng.Close()
-	legs := newLegsSeen()
+	clocks := newLegClocks()
 	lr := newLineReader(stdin)
 	for {
 		line, err := lr.next()
@@ -91,13 +92,10 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "flipengine engine: %v\n", err)
 			continue
 		}
-		// One process serves both legs of a match, one request at a time:
-		// while it thinks for one leg, the other's clock runs too, so each
-		// leg plans with its share of the clock.
-		if n := legs.see(req.MatchID, req.Leg, time.Now()); n > 1 {
-			req.RemainingMS /= int64(n)
-		}
-		mv := answerRequest(context.Background(), eng, req, stderr)
+		start := time.Now()
+		think := clocks.plan(req, start)
+		mv := answerRequest(context.Background(), eng, req, think, stderr)
+		clocks.answered(req, time.Since(start), time.Now())
 		if _, err := fmt.Fprintf(stdout, "{\"move\":%d}\n", mv); err != nil {
 			fmt.Fprintf(stderr, "flipengine engine: write stdout: %v\n", err)
 			return 1
@@ -107,7 +105,7 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // answerRequest returns the move for one request: the engine's choice when
 // the request is a valid position, else the first of its legal_moves.
-func answerRequest(ctx context.Context, eng engines.Engine, req othello.EngineRequest, stderr io.Writer) int {
+func answerRequest(ctx context.Context, eng engines.Engine, req othello.EngineRequest, think time.Duration, stderr io.Writer) int {
 	fallback := othello.Pass
 	if len(req.LegalMoves) > 0 {
 		fallback = req.LegalMoves[0]
@@ -127,7 +125,7 @@ func answerRequest(ctx context.Context, eng engines.Engine, req othello.EngineRe
 	res, err := eng.Move(ctx, engines.Request{
 		Position:  pos,
 		Remaining: time.Duration(req.RemainingMS) * time.Millisecond,
-		Budget:    time.Duration(req.BudgetMS) * time.Millisecond,
+		Budget:    think,
 		Wire:      &req,
 	})
 	if err != nil {
@@ -140,33 +138,59 @@ func answerRequest(ctx context.Context, eng engines.Engine, req othello.EngineRe
 	return res.Move
 }
 
-// legsSeen remembers when each leg of the recent matches last asked for a
-// move, to tell how many legs share the engine's process.
-type legsSeen struct {
-	at map[[2]int64]time.Time // (match_id, leg) → last request
+// legClocks plans each request's think time as the bot plans its own
+// engines' (bot.Plan), from what the clock costs besides the think: the fall
+// of a leg's remaining_ms from one of its requests to the next, less the
+// engine's think in between, is the time its turns spend outside the engine
+// — the state's delivery (up to a poll's second without a stream), the
+// connector, and the other leg's request when both legs of a match share
+// this process. budget_ms is only the most the connector waits: the cap.
+type legClocks struct {
+	over *bot.OverheadMeter
+	legs map[[2]int64]legClock // (match_id, leg) → its last request
 }
 
-// legWindow is how long a leg counts as in play after its last request:
-// longer than the opponent's longest think between two of its moves.
-const legWindow = 20 * time.Second
+// legClock is one leg's last request.
+type legClock struct {
+	remainingMS int64
+	think       time.Duration // from reading the request to writing the answer
+	at          time.Time     // when the answer was written
+}
 
-func newLegsSeen() *legsSeen { return &legsSeen{at: map[[2]int64]time.Time{}} }
+// legWindow is how long a leg's last request counts: a leg not heard of
+// for longer has ended.
+const legWindow = 2 * time.Minute
 
-// see notes a request of (match, leg) at now and returns how many legs of
-// that match are in play (1 or 2). Entries older than the window go, so
-// the map holds a few entries whatever the run's length.
-func (l *legsSeen) see(match int64, leg int, now time.Time) int {
-	for k, t := range l.at {
-		if now.Sub(t) > legWindow {
-			delete(l.at, k)
+func newLegClocks() *legClocks {
+	return &legClocks{over: bot.NewOverheadMeter(), legs: map[[2]int64]legClock{}}
+}
+
+// plan returns the think time for req, read at now: never zero (the engine
+// always answers), never past budget_ms.
+func (c *legClocks) plan(req othello.EngineRequest, now time.Time) time.Duration {
+	k := [2]int64{req.MatchID, int64(req.Leg)}
+	if prev, ok := c.legs[k]; ok && now.Sub(prev.at) < legWindow {
+		if d := time.Duration(prev.remainingMS-req.RemainingMS)*time.Millisecond - prev.think; d >= 0 {
+			c.over.Observe(d)
 		}
 	}
-	l.at[[2]int64{match, int64(leg)}] = now
-	n := 0
-	for k := range l.at {
-		if k[0] == match {
-			n++
+	left := 1
+	if pos, err := req.Position(); err == nil {
+		left = bot.MovesLeft(&pos, nil)
+	}
+	remaining := time.Duration(req.RemainingMS) * time.Millisecond
+	think := bot.Plan(remaining, time.Duration(req.BudgetMS)*time.Millisecond, c.over.Estimate(), left)
+	return max(think, time.Millisecond)
+}
+
+// answered notes how long req took, answered at now, and forgets the legs
+// not heard of for legWindow, so the map holds a few entries however long
+// the process runs.
+func (c *legClocks) answered(req othello.EngineRequest, think time.Duration, now time.Time) {
+	for k, l := range c.legs {
+		if now.Sub(l.at) > legWindow {
+			delete(c.legs, k)
 		}
 	}
-	return n
+	c.legs[[2]int64{req.MatchID, int64(req.Leg)}] = legClock{remainingMS: req.RemainingMS, think: think, at: now}
 }
