@@ -88,3 +88,62 @@ func TestUnknownCommand(t *testing.T) {
 	assert.Equal(t, 2, run(nil, strings.NewReader(""), &out, &errb))
 	assert.Equal(t, 2, run([]string{"fly"}, strings.NewReader(""), &out, &errb))
 }
+
+// usageLines are the lines of the usage text that name a command: "  NAME …".
+func usageLines(text string) map[string]bool {
+	names := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") {
+			names[strings.Fields(l)[0]] = true
+		}
+	}
+	return names
+}
+
+func TestUsageListsEveryCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		table []command
+	}{
+		{nil, commands()},
+		{[]string{"train"}, trainCommands()},
+	} {
+		var out, errb bytes.Buffer
+		require.Equal(t, 2, run(tc.args, strings.NewReader(""), &out, &errb))
+		assert.Empty(t, out.String())
+		listed := usageLines(errb.String())
+		seen := map[string]bool{}
+		for _, c := range tc.table {
+			assert.False(t, seen[c.name], "%q twice in the table", c.name)
+			seen[c.name] = true
+			assert.NotNil(t, c.run, c.name)
+			assert.NotEmpty(t, c.summary, c.name)
+			assert.True(t, listed[c.name], "%q missing from the usage:\n%s", c.name, errb.String())
+		}
+		assert.Len(t, listed, len(tc.table), errb.String())
+	}
+	var out, errb bytes.Buffer
+	require.Equal(t, 2, run(nil, strings.NewReader(""), &out, &errb))
+	for _, name := range []string{"perft", "legal", "engine", "nboard", "solve", "bench", "probcut", "train", "moveloss"} {
+		assert.True(t, usageLines(errb.String())[name], name)
+	}
+}
+
+func TestUnknownCommandPrintsTheUsage(t *testing.T) {
+	var want bytes.Buffer
+	usage(&want, "flipengine", commands())
+	for _, args := range [][]string{{"fly"}, {"fly", "-threads", "1"}, {"Engine"}, {"-threads", "1"}} {
+		var out, errb bytes.Buffer
+		assert.Equal(t, 2, run(args, strings.NewReader(""), &out, &errb), args)
+		assert.Empty(t, out.String())
+		assert.Equal(t, "flipengine: unknown command \""+args[0]+"\"\n"+want.String(), errb.String())
+	}
+	for _, arg := range []string{"-h", "-help", "--help", "help"} {
+		var out, errb bytes.Buffer
+		assert.Equal(t, 2, run([]string{arg}, strings.NewReader(""), &out, &errb), arg)
+		assert.Equal(t, want.String(), errb.String(), arg)
+	}
+	var out, errb bytes.Buffer
+	assert.Equal(t, 2, run([]string{"train", "fly"}, strings.NewReader(""), &out, &errb))
+	assert.Contains(t, errb.String(), "flipengine train: unknown command \"fly\"\nusage: flipengine train COMMAND")
+}

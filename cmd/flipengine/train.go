@@ -18,24 +18,19 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
+// trainCommands is the command table of flipengine train.
+func trainCommands() []command {
+	return []command{
+		{"wthor", "-in DIR -out DIR [-valid-from YEAR]", "WTHOR games to labelled positions (std)", runTrainWthor},
+		{"selfplay", "-mode M -out DIR -chunks N -games G -depth D -exact E", "self-play data from random 12-disc starts, in resumable chunks", runTrainSelfPlay},
+		{"fit", "-mode M -train GLOBS [-valid GLOBS | -holdout K] -out FILE", "fit a weights file on data files", runTrainFit},
+		{"validate", "-weights FILE -data GLOBS", "a weights file's loss per phase on data files", runTrainValidate},
+	}
+}
+
 // runTrain dispatches the training pipeline's subcommands.
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	subs := map[string]command{
-		"selfplay": runTrainSelfPlay,
-		"wthor":    runTrainWthor,
-		"fit":      runTrainFit,
-		"validate": runTrainValidate,
-	}
-	if len(args) == 0 || subs[args[0]] == nil {
-		names := make([]string, 0, len(subs))
-		for n := range subs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		fmt.Fprintf(stderr, "usage: flipengine train %v [flags]\n", names)
-		return 2
-	}
-	return subs[args[0]](args[1:], stdin, stdout, stderr)
+	return dispatch("flipengine train", trainCommands(), args, stdin, stdout, stderr)
 }
 
 func trainLogger(stderr io.Writer) *slog.Logger {
