@@ -104,7 +104,7 @@ func playMatch(t *testing.T, cfg external.Config, wantDepth bool) {
 	// played with two engines warmed that way (started, and one move
 	// answered), as every match after a bot's first is. The cold start-up
 	// (5–20 s for Egaroucid, far more on this shared VM under load) is
-	// measured in engines/README.md instead: on a loaded 2-core VM it
+	// measured in docs/measurements/ instead: on a loaded 2-core VM it
 	// would spend the first quarter of a 60 s clock.
 	var warm []engines.Engine
 	for range 2 {

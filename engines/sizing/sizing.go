@@ -123,8 +123,8 @@ type model struct {
 	min, max    int
 }
 
-// The measured models (engines/README.md, "External engines: memory and
-// start-up").
+// The measured models (engines/README.md, "External engines"; the
+// measurements: docs/measurements/2026-12-02-edax-egaroucid-memory-and-start-up.md).
 
 // edaxModel is Edax 4.6: 57.7 MiB with its evaluation unpacked, 26.3 bytes
 // per hash entry (the hash table and its PV table); -h 10 to 22 (its
