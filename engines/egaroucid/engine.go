@@ -115,8 +115,10 @@ func OverShareLimit(share uint64) uint64 { return share + share/4 }
 const memoryPoll = 25 * time.Millisecond
 
 var (
-	errEOF      = errors.New("egaroucid exited")
-	errNotReady = errors.New("egaroucid still starting")
+	errEOF = errors.New("egaroucid exited")
+	// errNotReady is the error of a move that found the process still
+	// starting (it is kept): it wraps engines.ErrNotReady.
+	errNotReady = fmt.Errorf("egaroucid: %w", engines.ErrNotReady)
 )
 
 // New checks the binary and returns an engine for one leg; Egaroucid starts
@@ -213,9 +215,7 @@ func (e *Engine) warmStep(ctx context.Context) (done bool, err error) {
 	if p == e.ready {
 		return true, nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, warmStep)
-	err = e.awaitReady(wctx, p)
-	cancel()
+	err = e.awaitReady(ctx, p, time.Now().Add(warmStep))
 	if err == nil {
 		err = e.checkMemory(p)
 	}
@@ -326,7 +326,10 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 		}
 		if p != e.ready {
-			err := e.awaitReady(wctx, p)
+			// Still starting: wait for it as long as this move would
+			// have searched (see adapt.ReadyBy), not the whole budget.
+			_, think := plan(req, e.opts.Margin)
+			err := e.awaitReady(wctx, p, adapt.ReadyBy(start, req, think))
 			if err == nil {
 				err = e.checkMemory(p)
 			}
@@ -341,18 +344,24 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 					e.slot.Retire(p, true)
 					continue
 				}
-				// Still loading: kept for the next move, which waits again.
-				if wctx.Err() != nil {
+				if ctx.Err() != nil {
 					return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
 				}
+				// Still loading: it goes on in the background and answers
+				// a later move; this one is played by the caller's
+				// fallback (err wraps engines.ErrNotReady).
 				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 			}
 			e.ready = p
+			e.log.Debug("egaroucid ready", "startup", time.Since(e.started).Round(time.Millisecond),
+				"move_waited", time.Since(start).Round(time.Millisecond))
 		}
 		e.drain(p)
 		// settime after setboard: setboard resets the clock once settime
-		// has been used. The plan is made now, after any start-up wait.
-		settime, planned := plan(req, e.opts.Margin)
+		// has been used. The plan is made now, on what is left of the
+		// clock and the budget after any wait for the start-up: that
+		// wait is not taken from the search's answer time.
+		settime, planned := plan(adapt.After(req, time.Since(start)), e.opts.Margin)
 		cmds := []string{"setboard " + board, "settime " + side + " " + strconv.Itoa(settime), "go"}
 		sent := time.Now()
 		if err := sendAll(p, cmds); err != nil {
@@ -403,27 +412,52 @@ func (e *Engine) result(pos othello.Position, a Answer, elapsed time.Duration) e
 	}
 }
 
-// awaitReady waits for the answer to the ready probe, within ctx and the
-// start-up allowance.
-func (e *Engine) awaitReady(ctx context.Context, p *proc.Process) error {
-	ctx, cancel := context.WithTimeout(ctx, e.opts.Startup)
+// awaitReady waits for the answer to the ready probe within ctx, until by
+// and within the start-up allowance. Its error wraps errEOF when the
+// process has ended, and errNotReady (engines.ErrNotReady) when it is
+// still loading.
+func (e *Engine) awaitReady(ctx context.Context, p *proc.Process, by time.Time) error {
+	allowance := time.Now().Add(e.opts.Startup)
+	limit := "the start-up allowance of " + e.opts.Startup.String()
+	if by.Before(allowance) {
+		limit = "this move's wait for it"
+		allowance = by
+	}
+	ctx, cancel := context.WithDeadline(ctx, allowance)
 	defer cancel()
+	ready := func(l string, ok bool) (bool, error) {
+		if !ok {
+			return true, e.eof(ctx, p)
+		}
+		if s := StripPrompt(l); strings.Contains(strings.ToLower(s), "egaroucid") {
+			if e.watchStop != nil {
+				close(e.watchStop)
+				e.watchStop = nil
+			}
+			return true, nil
+		} else if s != "" {
+			e.log.Debug("egaroucid line skipped", "line", s)
+		}
+		return false, nil
+	}
 	for {
+		// What has arrived already counts even when there is no time
+		// left to wait (a process that became ready between moves).
+		select {
+		case l, ok := <-p.Lines():
+			if done, err := ready(l, ok); done {
+				return err
+			}
+			continue
+		default:
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%w: no answer to %q within the start-up allowance of %v", errNotReady, readyProbe, e.opts.Startup)
+			return fmt.Errorf("%w: no answer to %q within %s (started %v ago)", errNotReady, readyProbe, limit,
+				time.Since(e.started).Round(time.Millisecond))
 		case l, ok := <-p.Lines():
-			if !ok {
-				return e.eof(ctx, p)
-			}
-			if s := StripPrompt(l); strings.Contains(strings.ToLower(s), "egaroucid") {
-				if e.watchStop != nil {
-					close(e.watchStop)
-					e.watchStop = nil
-				}
-				return nil
-			} else if s != "" {
-				e.log.Debug("egaroucid line skipped", "line", s)
+			if done, err := ready(l, ok); done {
+				return err
 			}
 		}
 	}
