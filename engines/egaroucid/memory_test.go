@@ -2,8 +2,6 @@ package egaroucid
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -140,19 +138,15 @@ func TestWithinItsShareIsPlayed(t *testing.T) {
 	assert.Less(t, m.Peak, uint64(testShare), "the fake itself is inside the share")
 }
 
-// TestRealStockBuildRefused starts the stock Egaroucid 7.8 of
-// ../shared/engines with the share of a 1 GB Pi playing one match (the
-// stock build writes 1.33 GiB at start): it is refused while it starts,
-// and killed before it has taken all of it.
+// TestRealStockBuildRefused starts the stock Egaroucid 7.8 that
+// FLIPBOT_EGAROUCID names with the share of a 1 GB Pi playing one match
+// (the stock build writes 1.33 GiB at start): it is refused while it
+// starts, and killed before it has taken all of it.
 func TestRealStockBuildRefused(t *testing.T) {
 	linuxOnly(t)
+	bin := egaroucidtest.Real(t)
 	if testing.Short() {
 		t.Skip("starts the real Egaroucid (10–20 s); skipped with -short")
-	}
-	bin, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "engines", "egaroucid-7.8", "bin", "Egaroucid_for_Console.out"))
-	require.NoError(t, err)
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("SKIPPED: the real Egaroucid is not here (%v); see ../shared/engines/README.md", err)
 	}
 	pi3 := sizing.Machine{Memory: 906 * sizing.MiB, Cores: 4}
 	_, p := sizing.Pairs(pi3, 4, sizing.Egaroucid)
@@ -162,7 +156,7 @@ func TestRealStockBuildRefused(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close()
 	_, err = e.Move(context.Background(), request(othello.New(othello.Std), 2*time.Minute))
-	require.ErrorIs(t, err, ErrOverShare)
+	require.ErrorIs(t, err, ErrOverShare, "%s must name a stock build (a low-memory one fits)", egaroucidtest.RealEnv)
 	t.Logf("refused: %v", err)
 	assert.False(t, e.slot.Running())
 }
