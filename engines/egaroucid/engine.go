@@ -37,7 +37,8 @@ type Options struct {
 	// Threads, when positive, is passed as -t.
 	Threads int
 	// Hash, when positive, is passed as -hash (the table has 2^Hash
-	// entries of 24 bytes; Egaroucid's default is 25). See engines/sizing.
+	// entries of 24 bytes; Egaroucid's default is 25). See engines/sizing
+	// (at most sizing.EgaroucidMaxTable there).
 	Hash int
 	// ExtraArgs are added to the command line (after -noboard and the
 	// options above; a later option wins in Egaroucid).

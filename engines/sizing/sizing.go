@@ -132,8 +132,19 @@ type model struct {
 func edaxModel() model { return model{base: 58 * MiB, entry: 27, min: 10, max: 22} }
 
 // egaroucidModel is Egaroucid for Console 7.8 built low-memory (see
-// EgaroucidBase): a 24-byte Hash_node; -hash 10 to 25 (its default).
-func egaroucidModel() model { return model{base: EgaroucidBase, entry: 24, min: 10, max: 25} }
+// EgaroucidBase): a 24-byte Hash_node; -hash 10 to EgaroucidMaxTable.
+func egaroucidModel() model {
+	return model{base: EgaroucidBase, entry: 24, min: 10, max: EgaroucidMaxTable}
+}
+
+// EgaroucidMaxTable is the largest -hash level given to Egaroucid however
+// much memory there is (its own default is 25): the low-memory build
+// writes its whole table at start, which took 4.2–4.4 s of CPU at level 25
+// against 2.2 s at 23 on the build VM (engines/README.md), and a move of a
+// 60 s clock searches a few million nodes (3.5 M in 1.8 s), fewer than the
+// 8 M entries of level 23. The stock build starts as slowly at any level
+// (its 2^25-entry table is static).
+const EgaroucidMaxTable = 23
 
 // EgaroucidBase is the peak resident size of Egaroucid for Console 7.8
 // with the smallest table (-hash 10), built low-memory: with its table on
