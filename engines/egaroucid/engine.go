@@ -226,7 +226,7 @@ func (e *Engine) warmStep(ctx context.Context) (done bool, err error) {
 	}
 	switch {
 	case err == nil:
-		e.ready = p
+		e.markReady(p)
 		return true, nil
 	case errors.Is(err, errEOF):
 		e.slot.Retire(p, true)
@@ -353,9 +353,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 				// fallback (err wraps engines.ErrNotReady).
 				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 			}
-			e.ready = p
-			e.log.Debug("egaroucid ready", "startup", time.Since(e.started).Round(time.Millisecond),
-				"move_waited", time.Since(start).Round(time.Millisecond))
+			e.markReady(p, "move_waited", time.Since(start).Round(time.Millisecond))
 		}
 		e.drain(p)
 		// settime after setboard: setboard resets the clock once settime
@@ -462,6 +460,17 @@ func (e *Engine) awaitReady(ctx context.Context, p *proc.Process, by time.Time) 
 			}
 		}
 	}
+}
+
+// markReady notes that p has answered its ready probe, and logs how long
+// its start-up took and its peak resident size (with args).
+func (e *Engine) markReady(p *proc.Process, args ...any) {
+	e.ready = p
+	args = append(args, "startup", time.Since(e.started).Round(time.Millisecond))
+	if m, err := p.Memory(); err == nil {
+		args = append(args, "peak_mib", m.Peak>>20)
+	}
+	e.log.Info("egaroucid ready", args...)
 }
 
 // overShareFix is what the log says to do about a build that does not fit.

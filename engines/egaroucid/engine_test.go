@@ -107,6 +107,9 @@ func TestValueIsTheScore(t *testing.T) {
 func TestKilledAtTheCapAndRestarted(t *testing.T) {
 	enginetest.NoLeak(t)
 	e := newFake(t, nil, "slowstart")
+	// Ready first: a 300 ms move would wait for a start-up only its
+	// planned 50 ms.
+	require.NoError(t, e.Warm(context.Background()))
 	positions := enginetest.Positions(t, 2) // the first is the starting position
 	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
 	require.ErrorIs(t, err, adapt.ErrTimeout)
