@@ -8,9 +8,9 @@
 // process is sent `version`, and its answer tells the adapter that the
 // start-up (5 s and more with the stock build: it writes its 1.2 GiB of
 // tables, then unpacks its evaluation) is over. A move made before then
-// waits for it as long as the move planned to search, but stops at least
-// half a second (adapt.ReadyMargin) before its budget ends and after the
-// start-up allowance; if the process is not ready by then, Move returns an
+// waits for it until half a second (adapt.ReadyMargin) before its budget
+// ends, at most the start-up allowance; if the process is not ready by
+// then, Move returns an
 // error wrapping engines.ErrNotReady at once and the process goes on
 // loading for the next move (the caller plays a fallback and keeps the
 // engine). A process still loading after adapt.MaxStartup is taken for

@@ -327,10 +327,9 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 		}
 		if p != e.ready {
-			// Still starting: wait for it as long as this move would
-			// have searched (see adapt.ReadyBy), not the whole budget.
-			_, think := plan(req, e.opts.Margin)
-			err := e.awaitReady(wctx, p, adapt.ReadyBy(start, req, think))
+			// Still starting: wait for it until shortly before the
+			// budget ends (adapt.ReadyBy), in time for a fallback.
+			err := e.awaitReady(wctx, p, adapt.ReadyBy(start, req))
 			if err == nil {
 				err = e.checkMemory(p)
 			}

@@ -157,9 +157,9 @@ func TestRealStockBuildRefused(t *testing.T) {
 		Logger: log.Logger(), Startup: time.Minute})
 	require.NoError(t, err)
 	defer e.Close()
-	// The first move waits for the start-up as long as it planned to
-	// search: it ends with the refusal, or first with engines.ErrNotReady
-	// while the start-up watch goes on.
+	// The first move waits for the start-up at most its budget: it ends
+	// with the refusal, or first with engines.ErrNotReady while the
+	// start-up watch goes on.
 	started := time.Now()
 	_, err = e.Move(context.Background(), request(othello.New(othello.Std), 2*time.Minute))
 	if !errors.Is(err, ErrOverShare) {

@@ -6,9 +6,8 @@
 // process starts at [Engine.Start] (the bot calls it when it accepts a
 // match) or at the first Move, with `nboard <version>` and `set depth N`;
 // its first pong ends the start-up. A move made before then waits for it
-// as long as it planned to search (its think time, else its budget), but
-// stops at least half a second (adapt.ReadyMargin) before its budget ends
-// and after the start-up allowance (Options.Startup); if the engine is not
+// until half a second (adapt.ReadyMargin) before its budget ends, at most
+// the start-up allowance (Options.Startup); if the engine is not
 // ready by then, Move returns an error wrapping engines.ErrNotReady and the
 // process goes on loading for a later move (the caller plays a fallback
 // and keeps the engine; one still loading after adapt.MaxStartup is

@@ -201,18 +201,14 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		}
 		// An engine that has never answered a ping may still be loading:
-		// it gets the start-up allowance, and this move waits for it as
-		// long as it planned to search (adapt.ReadyBy).
+		// it gets the start-up allowance, and this move waits for it
+		// until shortly before its budget ends (adapt.ReadyBy).
 		fresh := p != e.ready
 		wait := e.opts.SyncTimeout
 		sctx, scancel := wctx, context.CancelFunc(func() {})
 		if fresh {
 			wait = e.opts.Startup
-			think := adapt.Budget(req)
-			if e.opts.Think != nil {
-				think = e.opts.Think(req)
-			}
-			sctx, scancel = context.WithDeadline(wctx, adapt.ReadyBy(start, req, think))
+			sctx, scancel = context.WithDeadline(wctx, adapt.ReadyBy(start, req))
 		}
 		err = e.sync(sctx, p, wait)
 		scancel()

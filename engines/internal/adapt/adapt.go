@@ -86,15 +86,16 @@ func WithBudget(ctx context.Context, start time.Time, req engines.Request) (cont
 const ReadyMargin = 500 * time.Millisecond
 
 // ReadyBy returns when a move that started at start stops waiting for an
-// engine process that is still starting: once think, the time the move
-// planned to search, is over (the clock the move would have spent anyway),
-// and never later than ReadyMargin (half the budget, when that is less)
-// before its budget ends. An adapter then
-// returns an error wrapping engines.ErrNotReady and keeps the process
-// starting for the next move.
-func ReadyBy(start time.Time, req engines.Request, think time.Duration) time.Time {
+// engine process that is still starting: ReadyMargin (half the budget,
+// when that is less) before its budget ends. An adapter then returns an
+// error wrapping engines.ErrNotReady and keeps the process starting for the
+// next move. The wait is as long as the budget allows because the moves
+// made while a process loads come one after the other: the clock they
+// spend waiting is the start-up's, whatever each one's share, and a longer
+// wait leaves fewer of them to fallbacks.
+func ReadyBy(start time.Time, req engines.Request) time.Time {
 	b := Budget(req)
-	return start.Add(max(0, min(think, b-min(ReadyMargin, b/2))))
+	return start.Add(max(0, b-min(ReadyMargin, b/2)))
 }
 
 // After returns req as it stands once waited of it has passed (a wait for

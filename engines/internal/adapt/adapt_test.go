@@ -113,12 +113,11 @@ func withEmpties(t *testing.T, empties int) othello.Position {
 func TestReadyBy(t *testing.T) {
 	start := time.Now()
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 4 * time.Second}
-	assert.Equal(t, start.Add(2*time.Second), ReadyBy(start, req, 2*time.Second), "the planned think time")
-	assert.Equal(t, start.Add(4*time.Second-ReadyMargin), ReadyBy(start, req, 10*time.Second), "ReadyMargin before the budget")
+	assert.Equal(t, start.Add(4*time.Second-ReadyMargin), ReadyBy(start, req), "ReadyMargin before the budget")
 	req.Budget = 300 * time.Millisecond
-	assert.Equal(t, start.Add(150*time.Millisecond), ReadyBy(start, req, time.Second), "half a budget shorter than the margin")
+	assert.Equal(t, start.Add(150*time.Millisecond), ReadyBy(start, req), "half a budget shorter than the margin")
 	req.Budget = -time.Second
-	assert.Equal(t, start, ReadyBy(start, req, time.Second), "no budget, no wait")
+	assert.Equal(t, start, ReadyBy(start, req), "no budget, no wait")
 }
 
 func TestAfter(t *testing.T) {
