@@ -422,3 +422,17 @@ func TestStartupWaitIsTakenFromThePlan(t *testing.T) {
 	assert.LessOrEqual(t, allotted, req.Budget-waited-DefaultMargin,
 		"settime %d s after a %v wait: its allotment %v fits in what is left of the %v budget", settime, waited, allotted, req.Budget)
 }
+
+func TestEnvAsksForHugePages(t *testing.T) {
+	var log enginetest.Log
+	e := newFake(t, &log)
+	_, err := e.Move(context.Background(), request(othello.New(othello.Std), 5*time.Second))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return log.Contains("env " + HugePages) }, 5*time.Second, 10*time.Millisecond,
+		"the process gets %s; log:\n%s", HugePages, &log)
+
+	parent := []string{"PATH=/bin", "FS_BOT_TOKEN=fsbm_x", "GLIBC_TUNABLES=glibc.malloc.arena_max=2"}
+	assert.Equal(t, []string{"PATH=/bin", HugePages}, Env(parent), "the owner's tunables pass only when listed")
+	parent = append(parent, "FLIPBOT_ENGINE_ENV=GLIBC_TUNABLES")
+	assert.Equal(t, []string{"PATH=/bin", "GLIBC_TUNABLES=glibc.malloc.arena_max=2"}, Env(parent), "and then win")
+}

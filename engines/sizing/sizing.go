@@ -139,11 +139,11 @@ func egaroucidModel() model {
 
 // EgaroucidMaxTable is the largest -hash level given to Egaroucid however
 // much memory there is (its own default is 25): the low-memory build
-// writes its whole table at start, which took 4.2–4.4 s of CPU at level 25
-// against 2.2 s at 23 on the build VM (engines/README.md), and a move of a
-// 60 s clock searches a few million nodes (3.5 M in 1.8 s), fewer than the
-// 8 M entries of level 23. The stock build starts as slowly at any level
-// (its 2^25-entry table is static).
+// writes its whole table at start, which took 3.8–4.4 s of CPU at level 25
+// against 2.1–2.5 s at 23 on the build VM (engines/README.md), for a table
+// of 8 M entries against 33 M, where the moves of a 60 s match search up
+// to about 10 M nodes (the strength lost was not measured). The stock
+// build starts as slowly at any level (its 2^25-entry table is static).
 const EgaroucidMaxTable = 23
 
 // EgaroucidBase is the peak resident size of Egaroucid for Console 7.8

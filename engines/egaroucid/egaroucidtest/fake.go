@@ -92,6 +92,7 @@ func Fake(args []string) int {
 		return 6
 	}
 	quiet := slices.Contains(args, "-quiet") || behaviour == "showvalue"
+	fmt.Fprintln(os.Stderr, "env GLIBC_TUNABLES="+os.Getenv("GLIBC_TUNABLES"))
 	if fi, err := os.Stat("resources"); err != nil || !fi.IsDir() {
 		fmt.Fprintln(os.Stderr, "[ERROR] resources not found")
 		return 6
