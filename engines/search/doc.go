@@ -14,7 +14,7 @@
 // 32-disc cap), root8.go (iterative deepening and root solves), ybwc.go
 // (threads sharing an exact solve by YBWC), probcut.go, calibrate.go and
 // the generated probcut_pattern.go and probcut_baseline.go (Multi-ProbCut and
-// its fits for the trained and the hand-made evaluation), search10.go
-// (10×10 modes), table.go (transposition table), pool.go and flight.go
+// its fits for the trained and the hand-made evaluation), board10.go,
+// mid10.go, end10.go and root10.go (the same phases on 10×10), table.go (transposition table), pool.go and flight.go
 // (core budget, single flight), obf.go and benchpos.go (test positions).
 package search

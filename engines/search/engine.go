@@ -397,3 +397,32 @@ func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl pla
 	}
 	solveRootPhase8(j, threads, p, o, cp, co, mid.move, roundDisc(mid.score))
 }
+
+// search10 searches a 10×10 position.
+func (e *Engine) search10(j *job, threads []*thread, pos othello.Position, pl plan) {
+	p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+	n := pos.Empties().Count()
+	if pl.exact {
+		runPhase(j, threads, func(t *thread) { t.solveRoot10(p, o, -1) })
+		return
+	}
+	solve := pl.trySolve && n <= 24 && solveFits(n, 0, 0, pl.hard, 10)
+	if solve {
+		j.soft = min(pl.soft, pl.hard/8)
+	}
+	runPhase(j, threads, func(t *thread) { t.iterate10(p, o, pl.maxDepth) })
+	mid := j.result()
+	if !solve || mid.exact || j.stop.Load() {
+		return
+	}
+	var nodes uint64
+	for _, t := range threads {
+		nodes += t.nodes
+	}
+	if !solveFits(n, nodes, j.elapsed(), pl.hard-j.elapsed(), 10) {
+		j.soft = pl.soft
+		runPhase(j, threads, func(t *thread) { t.iterate10(p, o, pl.maxDepth) })
+		return
+	}
+	runPhase(j, threads, func(t *thread) { t.solveRoot10(p, o, mid.move) })
+}

@@ -332,18 +332,3 @@ func (x *pvPos8) legal(mv int) bool {
 }
 
 func (x *pvPos8) key(t *thread) uint64 { return t.key8(x.p, x.o, x.pl, x.ol, 64-pc(x.p|x.o)) }
-
-// pvPos10 is a 10×10 pvPos.
-type pvPos10 struct {
-	p, o, blocked othello.Bits
-}
-
-func (x *pvPos10) play(mv int) { x.p, x.o = play10(x.p, x.o, mv, othello.Flips10(x.p, x.o, mv)) }
-
-func (x *pvPos10) canMove() bool { return !othello.Legal10(x.p, x.o, x.blocked).IsZero() }
-
-func (x *pvPos10) pass() { x.p, x.o = x.o, x.p }
-
-func (x *pvPos10) legal(mv int) bool { return othello.Legal10(x.p, x.o, x.blocked).Has(mv) }
-
-func (x *pvPos10) key(t *thread) uint64 { return t.key10(x.p, x.o) }
