@@ -9,12 +9,16 @@
 // searches to a depth, for a time or exactly.
 //
 // Layout: engine.go (the Engine, dispatch by board size), clock.go (time
-// allocation), mid8.go and end8.go (8×8 midgame search and exact solver),
-// last8.go (the last empty by flip counting), cap8.go (classic reversi's
-// 32-disc cap), root8.go (iterative deepening and root solves), ybwc.go
-// (threads sharing an exact solve by YBWC), probcut.go, calibrate.go and
-// the generated probcut_pattern.go and probcut_baseline.go (Multi-ProbCut and
-// its fits for the trained and the hand-made evaluation), board10.go,
-// mid10.go, end10.go and root10.go (the same phases on 10×10), table.go (transposition table), pool.go and flight.go
-// (core budget, single flight), obf.go and benchpos.go (test positions).
+// allocation), thread.go and job.go (a search's threads and results),
+// moves.go and pv.go (move lists and the principal variation of both
+// sizes); per board size, board8.go and board10.go (masks, flips, parity
+// order), mid8.go and mid10.go (midgame search), end8.go and end10.go
+// (exact solver), root8.go and root10.go (iterative deepening and root
+// solves); last8.go (the last empty by flip counting), cap8.go (classic
+// reversi's 32-disc cap), ybwc.go (threads sharing an exact solve by YBWC),
+// probcut.go, calibrate.go and the generated probcut_pattern.go and
+// probcut_baseline.go (Multi-ProbCut and its fits for the trained and the
+// hand-made evaluation), table.go (transposition table), pool.go and
+// flight.go (core budget, single flight), obf.go and benchpos.go (test
+// positions).
 package search

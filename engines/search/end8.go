@@ -26,6 +26,43 @@ const (
 // at n empties (Edax's table): below it the bound cannot cut.
 var stabilityThreshold = [...]int{99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64}
 
+// exact8 solves p to move exactly and returns discs, routing reversi
+// positions whose cap can still bind to the capped solver.
+func (t *thread) exact8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
+	n := 64 - pc(p|o)
+	if pl < n || ol < n {
+		return t.solveCap8(p, o, pl, ol, alpha, beta, passed)
+	}
+	return t.solve8(p, o, alpha, beta, passed)
+}
+
+// endScore8 is the final score for p of a finished 8×8 game.
+func (t *thread) endScore8(p, o uint64) int {
+	np, no := pc(p), pc(o)
+	d := np - no
+	if t.anti {
+		d = -d
+	}
+	if t.toWinner {
+		e := 64 - np - no
+		if d > 0 {
+			d += e
+		} else if d < 0 {
+			d -= e
+		}
+	}
+	return d
+}
+
+// fullScore8 is the score for p of a full 8×8 board.
+func (t *thread) fullScore8(p uint64) int {
+	d := 2*pc(p) - 64
+	if t.anti {
+		return -d
+	}
+	return d
+}
+
 // solve8 returns the exact final score of p to move (discs, the mode's
 // scoring), fail-soft within (alpha, beta). passed reports that the
 // previous move was a pass.
@@ -105,14 +142,6 @@ func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64)
 	return best
 }
 
-// parityOrder splits empty in the order the shallow solvers try the
-// squares: first those of quadrants with an odd number of empties (parity),
-// then the others.
-func parityOrder(empty uint64) [2]uint64 {
-	odd := oddQuadrants8(empty)
-	return [2]uint64{empty & odd, empty &^ odd}
-}
-
 // solveShallow searches 4 to endShallow empties (n of them, the squares of
 // empty) in parity order, without the table and without a move list: each
 // empty square is tried in turn and flips8 says whether it is legal. Its
@@ -123,7 +152,7 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return 0
 	}
 	best := -inf
-	for _, e := range parityOrder(empty) {
+	for _, e := range parityOrder8(empty) {
 		for ; e != 0; e &= e - 1 {
 			sq := bits.TrailingZeros64(e)
 			f := flips8(p, o, sq)
@@ -155,40 +184,6 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return -t.solveShallow(o, p, -beta, -alpha, true, empty, n)
 	}
 	return best
-}
-
-// flips8 is othello.Flips8 after a cheap test that an opponent disc is next
-// to sq (else nothing can flip).
-func flips8(p, o uint64, sq int) uint64 {
-	if adjacent8[sq]&o == 0 {
-		return 0
-	}
-	return othello.Flips8(p, o, sq)
-}
-
-// move is a move in a move list: the square, the discs it flips (uint64 on
-// 8×8, othello.Bits on 10×10) and its ordering key (higher first).
-type move[F uint64 | othello.Bits] struct {
-	flips F
-	sq    int
-	key   int
-}
-
-// move8 and move10 are the moves of the two board sizes.
-type (
-	move8  = move[uint64]
-	move10 = move[othello.Bits]
-)
-
-// pickBest moves the highest-keyed move of list[i:] to position i.
-func pickBest[F uint64 | othello.Bits](list []move[F], i int) {
-	b := i
-	for j := i + 1; j < len(list); j++ {
-		if list[j].key > list[b].key {
-			b = j
-		}
-	}
-	list[i], list[b] = list[b], list[i]
 }
 
 // solveDeep searches positions with more than endShallow empties: stability

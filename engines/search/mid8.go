@@ -11,17 +11,6 @@ import (
 // reaches the end of the game calls the exact solver instead.
 const midSolve = 12
 
-// capsFree is the placements-left figure of modes without reversi's cap.
-const capsFree = 99
-
-// legal8 returns the moves of p, none when p may place no more discs.
-func legal8(p, o uint64, pl int) uint64 {
-	if pl <= 0 {
-		return 0
-	}
-	return othello.Legal8(p, o)
-}
-
 // key8 is the table key of an 8×8 position with n empties and its
 // placements left. The counts are left out when the cap cannot bind (every
 // mode but reversi, and reversi when both colours may fill the board), so
@@ -31,27 +20,6 @@ func (t *thread) key8(p, o uint64, pl, ol, n int) uint64 {
 		return hash8(p, o, t.salt)
 	}
 	return hash8(p, o, t.salt+uint64(pl)<<8+uint64(ol)+1<<20)
-}
-
-// floorDiv and ceilDiv convert eval-unit bounds to disc bounds.
-func floorDiv(a, b int) int {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, b int) int { return -floorDiv(-a, b) }
-
-// exact8 solves p to move exactly and returns discs, routing reversi
-// positions whose cap can still bind to the capped solver.
-func (t *thread) exact8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
-	n := 64 - pc(p|o)
-	if pl < n || ol < n {
-		return t.solveCap8(p, o, pl, ol, alpha, beta, passed)
-	}
-	return t.solve8(p, o, alpha, beta, passed)
 }
 
 // mid8 is the midgame search: a fail-soft PVS to depth plies in evaluation

@@ -8,54 +8,17 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// rootMoveOf is a move at the root with the score of its last search; F is
-// the flips' type of the board size (see move).
-type rootMoveOf[F uint64 | othello.Bits] struct {
-	sq    int
-	flips F
-	score int
-}
-
-// rootMove and rootMove10 are the root moves of the two board sizes.
-type (
-	rootMove   = rootMoveOf[uint64]
-	rootMove10 = rootMoveOf[othello.Bits]
-)
-
 // rootMoves8 lists the moves of p, best first by a shallow evaluation.
-func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove {
-	var list []rootMove
+func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove8 {
+	var list []rootMove8
 	for m := legal8(p, o, pl); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := othello.Flips8(p, o, sq)
 		b := uint64(1) << uint(sq)
-		list = append(list, rootMove{sq: sq, flips: f, score: -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)})
+		list = append(list, rootMove8{sq: sq, flips: f, score: -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)})
 	}
 	sortRoot(list)
 	return list
-}
-
-// sortRoot orders root moves by score, best first, keeping the order of
-// equal scores (insertion sort: lists are short).
-func sortRoot[F uint64 | othello.Bits](list []rootMoveOf[F]) {
-	for i := 1; i < len(list); i++ {
-		for j := i; j > 0 && list[j].score > list[j-1].score; j-- {
-			list[j], list[j-1] = list[j-1], list[j]
-		}
-	}
-}
-
-// rotate turns helper threads' root lists so that they start on different
-// moves than the main thread (Lazy SMP diversity).
-func rotate[F uint64 | othello.Bits](list []rootMoveOf[F], id int) {
-	if id == 0 || len(list) < 3 {
-		return
-	}
-	k := 1 + (id-1)%(len(list)-1)
-	rest := append([]rootMoveOf[F](nil), list[1:]...)
-	for i := range rest {
-		list[1+i] = rest[(i+k-1)%len(rest)]
-	}
 }
 
 // iterate8 is the midgame iterative deepening with aspiration windows. The
@@ -112,7 +75,7 @@ func (t *thread) iterate8(p, o uint64, pl, ol, maxDepth int) {
 
 // root8 searches the root moves to depth d within (alpha, beta) by PVS and
 // moves the best to the front of list.
-func (t *thread) root8(list []rootMove, p, o uint64, pl, ol, d, alpha, beta int) int {
+func (t *thread) root8(list []rootMove8, p, o uint64, pl, ol, d, alpha, beta int) int {
 	best, bi := -inf, 0
 	for i := range list {
 		mv := &list[i]
@@ -217,7 +180,7 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 
 // solveRootWindow8 solves the root moves within (alpha, beta) by PVS and
 // moves the best to the front.
-func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, beta int) int {
+func (t *thread) solveRootWindow8(list []rootMove8, p, o uint64, pl, ol, alpha, beta int) int {
 	best, bi := -inf, 0
 	for i := range list {
 		mv := &list[i]
@@ -254,7 +217,7 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 			if t.aborted {
 				return best
 			}
-			bi = slices.IndexFunc(list, func(m rootMove) bool { return m.sq == bm })
+			bi = slices.IndexFunc(list, func(m rootMove8) bool { return m.sq == bm })
 			break
 		}
 	}
@@ -269,45 +232,6 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 // pv8 follows the table's best moves from the root move first.
 func (t *thread) pv8(p, o uint64, pl, ol, first, maxLen int) []int {
 	return followPV(t, &pvPos8{p: p, o: o, pl: pl, ol: ol}, first, maxLen)
-}
-
-// pvPos is a position walked by followPV: the one implementation of the
-// principal variation for both board sizes.
-type pvPos interface {
-	// play plays mv for the side to move and hands the turn over.
-	play(mv int)
-	// moves reports whether the side to move has a move; pass hands the
-	// turn over without one.
-	canMove() bool
-	pass()
-	// legal reports whether mv is a legal move of the side to move.
-	legal(mv int) bool
-	// key is the position's table key.
-	key(t *thread) uint64
-}
-
-// followPV follows the table's best moves from the root move first, at
-// most maxLen moves, passes included.
-func followPV(t *thread, pos pvPos, first, maxLen int) []int {
-	pv := []int{first}
-	mv := first
-	for len(pv) < maxLen {
-		pos.play(mv)
-		if !pos.canMove() {
-			pos.pass()
-			if !pos.canMove() {
-				break
-			}
-			pv = append(pv, othello.Pass)
-		}
-		e, ok := t.tt.probe(pos.key(t))
-		if !ok || e.move < 0 || !pos.legal(e.move) {
-			break
-		}
-		mv = e.move
-		pv = append(pv, mv)
-	}
-	return pv
 }
 
 // pvPos8 is an 8×8 pvPos with reversi's placements left.
