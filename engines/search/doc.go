@@ -8,7 +8,8 @@
 // engines.Engine (think time from the clock and budget); [Engine.Search]
 // searches to a depth, for a time or exactly.
 //
-// Layout: engine.go (the Engine, dispatch by board size), clock.go (time
+// Layout: engine.go (the Engine, dispatch by board size), driver.go (the
+// phases of a search, midgame then exact, for both sizes), clock.go (time
 // allocation), thread.go and job.go (a search's threads and results),
 // moves.go and pv.go (move lists and the principal variation of both
 // sizes); per board size, board8.go and board10.go (masks, flips, parity

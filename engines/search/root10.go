@@ -155,3 +155,30 @@ func (x *pvPos10) pass() { x.p, x.o = x.o, x.p }
 func (x *pvPos10) legal(mv int) bool { return othello.Legal10(x.p, x.o, x.blocked).Has(mv) }
 
 func (x *pvPos10) key(t *thread) uint64 { return t.key10(x.p, x.o) }
+
+// rootSearch10 is a 10×10 root for drive (driver.go).
+type rootSearch10 struct {
+	p, o othello.Bits
+	n    int // empties
+}
+
+func newRootSearch10(pos othello.Position) *rootSearch10 {
+	return &rootSearch10{p: pos.Discs(pos.Turn), o: pos.Discs(pos.Turn.Opponent()), n: pos.Empties().Count()}
+}
+
+func (r *rootSearch10) empties() int { return r.n }
+
+func (r *rootSearch10) size() int { return 10 }
+
+func (r *rootSearch10) solveMax() int { return 24 }
+
+// preDepth is 0: a 10×10 exact solve starts without a guess.
+func (r *rootSearch10) preDepth() int { return 0 }
+
+func (r *rootSearch10) iterate(t *thread, maxDepth int) { t.iterate10(r.p, r.o, maxDepth) }
+
+// solve solves the root on every thread at once (the first to finish
+// publishes); the guess is not used.
+func (r *rootSearch10) solve(j *job, threads []*thread, first, _ int) {
+	runPhase(j, threads, func(t *thread) { t.solveRoot10(r.p, r.o, first) })
+}

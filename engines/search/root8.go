@@ -256,3 +256,73 @@ func (x *pvPos8) legal(mv int) bool {
 }
 
 func (x *pvPos8) key(t *thread) uint64 { return t.key8(x.p, x.o, x.pl, x.ol, 64-pc(x.p|x.o)) }
+
+// rootSearch8 is an 8×8 root for drive (driver.go).
+type rootSearch8 struct {
+	p, o   uint64
+	pl, ol int // placements left: reversi's cap, or capsFree
+}
+
+func newRootSearch8(pos othello.Position) *rootSearch8 {
+	pl, ol := placementsLeft(pos)
+	return &rootSearch8{p: pos.Discs(pos.Turn).Lo, o: pos.Discs(pos.Turn.Opponent()).Lo, pl: pl, ol: ol}
+}
+
+func (r *rootSearch8) empties() int { return 64 - pc(r.p|r.o) }
+
+func (r *rootSearch8) size() int { return 8 }
+
+func (r *rootSearch8) solveMax() int { return 30 }
+
+// exactPreDepth is the deepest midgame search run before an exact solve to
+// guess its score and fill the table with first moves.
+const exactPreDepth = 8
+
+// preDepth searches positions of more than 14 empties to exactPreDepth
+// before a solve, at most 8 plies short of the end.
+func (r *rootSearch8) preDepth() int {
+	if n := r.empties(); n > 14 {
+		return min(exactPreDepth, n-8)
+	}
+	return 0
+}
+
+func (r *rootSearch8) iterate(t *thread, maxDepth int) { t.iterate8(r.p, r.o, r.pl, r.ol, maxDepth) }
+
+// solve runs an exact root solve: on one thread alone, or with the helpers
+// sharing the work by YBWC (ybwc.go). The guess is rounded to discs.
+func (r *rootSearch8) solve(j *job, threads []*thread, first, guess int) {
+	g := 99 // outside −64…64: no aspiration window
+	if guess != noGuess {
+		g = roundDisc(guess)
+	}
+	var y *ybwc
+	if len(threads) > 1 {
+		y = newYBWC()
+	}
+	for _, t := range threads {
+		t.yb, t.sp = y, nil
+	}
+	defer func() {
+		for _, t := range threads {
+			t.yb = nil
+		}
+	}()
+	runPhase(j, threads, func(t *thread) {
+		if t.id == 0 {
+			if y != nil {
+				defer y.shutdown()
+			}
+			t.solveRoot8(r.p, r.o, r.pl, r.ol, first, g)
+		} else {
+			t.help(y)
+		}
+	})
+}
+
+// roundDisc converts an evaluation to the nearest even disc score (final
+// scores of 8×8 games without empties are even).
+func roundDisc(v int) int {
+	d := floorDiv(v+eval.Disc, 2*eval.Disc) * 2
+	return max(-64, min(64, d))
+}
