@@ -5,9 +5,9 @@ import "flipbot.dev/flipbot/engines/othello"
 // The 10×10 board (grand, octagon) on othello.Bits: making a move, the
 // neighbour and quadrant tables of the shallow solver, and the empties.
 
-// play10 returns the position after p plays sq flipping f, from the
-// opponent's side: (new player, new opponent).
-func play10(p, o othello.Bits, sq int, f othello.Bits) (othello.Bits, othello.Bits) {
+// play10 returns the position after p plays sq flipping f: nextP, the
+// side to move there (p's opponent), and nextO, its opponent (p).
+func play10(p, o othello.Bits, sq int, f othello.Bits) (nextP, nextO othello.Bits) {
 	f = f.Or(othello.Bit(sq))
 	return o.AndNot(f), p.Or(f)
 }

@@ -53,15 +53,15 @@ func (t *thread) solve10(p, o othello.Bits, alpha, beta int, passed bool) int {
 	for i := range list {
 		pickBest(list, i)
 		mv := &list[i]
-		np, no := play10(p, o, mv.sq, mv.flips)
+		nextP, nextO := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {
-			v = -t.solve10(np, no, -beta, -lo, false)
+			v = -t.solve10(nextP, nextO, -beta, -lo, false)
 		} else {
-			v = -t.solve10(np, no, -lo-1, -lo, false)
+			v = -t.solve10(nextP, nextO, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.solve10(np, no, -beta, -v, false)
+				v = -t.solve10(nextP, nextO, -beta, -v, false)
 			}
 		}
 		if t.aborted {
@@ -117,8 +117,8 @@ func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool,
 			if f.IsZero() {
 				continue
 			}
-			np, no := play10(p, o, sq, f)
-			v := -t.solveShallow10(np, no, -beta, -max(alpha, best), false, empty.AndNot(b), n-1)
+			nextP, nextO := play10(p, o, sq, f)
+			v := -t.solveShallow10(nextP, nextO, -beta, -max(alpha, best), false, empty.AndNot(b), n-1)
 			if t.aborted {
 				return 0
 			}
@@ -142,14 +142,14 @@ func (t *thread) solveShallow10(p, o othello.Bits, alpha, beta int, passed bool,
 // lastScore10 is the exact score with one empty square sq left: p plays it
 // if it flips, else the opponent, else nobody; the flips are only counted.
 func (t *thread) lastScore10(p, o othello.Bits, sq int) int {
-	np, no := p.Count(), o.Count()
+	discsP, discsO := p.Count(), o.Count()
 	if f := flips10(p, o, sq); !f.IsZero() {
 		k := f.Count()
-		return np + k + 1 - (no - k)
+		return discsP + k + 1 - (discsO - k)
 	}
 	if f := flips10(o, p, sq); !f.IsZero() {
 		k := f.Count()
-		return np - k - (no + k + 1)
+		return discsP - k - (discsO + k + 1)
 	}
 	return t.endScore10(p, o, 1)
 }

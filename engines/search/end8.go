@@ -38,13 +38,13 @@ func (t *thread) exact8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
 
 // endScore8 is the final score for p of a finished 8×8 game.
 func (t *thread) endScore8(p, o uint64) int {
-	np, no := pc(p), pc(o)
-	d := np - no
+	discsP, discsO := pc(p), pc(o)
+	d := discsP - discsO
 	if t.anti {
 		d = -d
 	}
 	if t.toWinner {
-		e := 64 - np - no
+		e := 64 - discsP - discsO
 		if d > 0 {
 			d += e
 		} else if d < 0 {
@@ -251,16 +251,16 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 			k = 1 << 20
 		case n >= endSearchOrder:
 			// Higher still: a shallow midgame search.
-			np, no := p|f|b, o&^f
-			k = -t.mid8(no, np, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
+			nextP, nextO := o&^f, p|f|b
+			k = -t.mid8(nextP, nextO, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
 		case n >= endEvalOrder:
 			// High in the tree: a midgame evaluation orders better.
-			np, no := p|f|b, o&^f
-			k = -t.ev8.Score8(no, np, capsFree, capsFree)
+			nextP, nextO := o&^f, p|f|b
+			k = -t.ev8.Score8(nextP, nextO, capsFree, capsFree)
 		default:
-			np, no := p|f|b, o&^f
-			r := othello.Legal8(no, np)
-			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)
+			nextP, nextO := o&^f, p|f|b
+			r := othello.Legal8(nextP, nextO)
+			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
 			if odd&b != 0 {
 				k += 4
 			}
@@ -272,15 +272,15 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		pickBest(list, i)
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextP, nextO := o&^mv.flips, p|mv.flips|b
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {
-			v = -t.solve8(no, np, -beta, -lo, false)
+			v = -t.solve8(nextP, nextO, -beta, -lo, false)
 		} else {
-			v = -t.solve8(no, np, -lo-1, -lo, false)
+			v = -t.solve8(nextP, nextO, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.solve8(no, np, -beta, -v, false)
+				v = -t.solve8(nextP, nextO, -beta, -v, false)
 			}
 		}
 		if t.aborted {

@@ -233,12 +233,12 @@ func (e *Engine) quickMove(pos othello.Position) int {
 
 // staticScore evaluates pos for its side to move.
 func (e *Engine) staticScore(pos othello.Position) int {
-	own, opp := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+	p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
 	if pos.Size() == 10 {
-		return e.ev10[pos.Mode].Score10(own, opp)
+		return e.ev10[pos.Mode].Score10(p, o)
 	}
 	pl, ol := placementsLeft(pos)
-	return e.ev8[pos.Mode].Score8(own.Lo, opp.Lo, pl, ol)
+	return e.ev8[pos.Mode].Score8(p.Lo, o.Lo, pl, ol)
 }
 
 // placementsLeft returns the discs the side to move and its opponent may

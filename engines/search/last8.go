@@ -70,12 +70,12 @@ func lastFlips8(p uint64, sq int) int {
 // it flips, else the opponent, else nobody. It only counts flips (lastFlips8)
 // and never builds the final board.
 func (t *thread) lastScore8(p uint64, sq int) int {
-	np := bits.OnesCount64(p)
+	discsP := bits.OnesCount64(p)
 	var d int
 	if n := lastFlips8(p, sq); n > 0 {
-		d = 2*(np+n+1) - 64
+		d = 2*(discsP+n+1) - 64
 	} else if n := lastFlips8(^p&^(1<<uint(sq)), sq); n > 0 {
-		d = 2*(np-n) - 64
+		d = 2*(discsP-n) - 64
 	} else {
 		return t.endScore8(p, ^p&^(1<<uint(sq)))
 	}

@@ -31,11 +31,11 @@ func (t *thread) moveList10(buf []move10, p, o, moves othello.Bits, ttMove int, 
 		case sq == ttMove:
 			k = 1 << 24
 		case byEval:
-			np, no := play10(p, o, sq, f)
-			k = -t.ev10.Score10(np, no)
+			nextP, nextO := play10(p, o, sq, f)
+			k = -t.ev10.Score10(nextP, nextO)
 		default:
-			np, no := play10(p, o, sq, f)
-			k = -othello.Legal10(np, no, t.blocked).Count() << 4
+			nextP, nextO := play10(p, o, sq, f)
+			k = -othello.Legal10(nextP, nextO, t.blocked).Count() << 4
 		}
 		list = append(list, move10{flips: f, sq: sq, key: k})
 	}
@@ -68,9 +68,9 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 		for m := moves; !m.IsZero(); {
 			sq := m.First()
 			m = m.AndNot(othello.Bit(sq))
-			np, no := play10(p, o, sq, othello.Flips10(p, o, sq))
+			nextP, nextO := play10(p, o, sq, othello.Flips10(p, o, sq))
 			t.nodes++
-			if v := -t.ev10.Score10(np, no); v > best {
+			if v := -t.ev10.Score10(nextP, nextO); v > best {
 				best = v
 				if v >= beta {
 					break
@@ -110,15 +110,15 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 	for i := range list {
 		pickBest(list, i)
 		mv := &list[i]
-		np, no := play10(p, o, mv.sq, mv.flips)
+		nextP, nextO := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {
-			v = -t.mid10(np, no, depth-1, -beta, -lo, false)
+			v = -t.mid10(nextP, nextO, depth-1, -beta, -lo, false)
 		} else {
-			v = -t.mid10(np, no, depth-1, -lo-1, -lo, false)
+			v = -t.mid10(nextP, nextO, depth-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.mid10(np, no, depth-1, -beta, -v, false)
+				v = -t.mid10(nextP, nextO, depth-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {

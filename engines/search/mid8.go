@@ -104,9 +104,9 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		case depth >= 3:
 			k = -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)
 		default:
-			np, no := p|f|b, o&^f
-			r := othello.Legal8(no, np)
-			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)
+			nextP, nextO := o&^f, p|f|b
+			r := othello.Legal8(nextP, nextO)
+			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
 			if b&corners8 != 0 {
 				k += 32
 			}
@@ -118,15 +118,15 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		pickBest(list, i)
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextP, nextO := o&^mv.flips, p|mv.flips|b
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {
-			v = -t.mid8(no, np, ol, pl-1, depth-1, -beta, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, depth-1, -beta, -lo, false)
 		} else {
-			v = -t.mid8(no, np, ol, pl-1, depth-1, -lo-1, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, depth-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.mid8(no, np, ol, pl-1, depth-1, -beta, -v, false)
+				v = -t.mid8(nextP, nextO, ol, pl-1, depth-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {

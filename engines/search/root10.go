@@ -14,8 +14,8 @@ func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
 		sq := m.First()
 		m = m.AndNot(othello.Bit(sq))
 		f := othello.Flips10(p, o, sq)
-		np, no := play10(p, o, sq, f)
-		list = append(list, rootMove10{sq: sq, flips: f, score: -t.ev10.Score10(np, no)})
+		nextP, nextO := play10(p, o, sq, f)
+		list = append(list, rootMove10{sq: sq, flips: f, score: -t.ev10.Score10(nextP, nextO)})
 	}
 	sortRoot(list)
 	rotate(list, t.id)
@@ -25,24 +25,24 @@ func (t *thread) rootMoves10(p, o othello.Bits) []rootMove10 {
 // root10 searches the root moves by PVS to depth d (exact: by the solver, in
 // discs) and moves the best to the front.
 func (t *thread) root10(list []rootMove10, p, o othello.Bits, d, alpha, beta int, exact bool) int {
-	child := func(np, no othello.Bits, a, b int) int {
+	child := func(nextP, nextO othello.Bits, a, b int) int {
 		if exact {
-			return t.solve10(np, no, a, b, false)
+			return t.solve10(nextP, nextO, a, b, false)
 		}
-		return t.mid10(np, no, d-1, a, b, false)
+		return t.mid10(nextP, nextO, d-1, a, b, false)
 	}
 	best, bi := -inf, 0
 	for i := range list {
 		mv := &list[i]
-		np, no := play10(p, o, mv.sq, mv.flips)
+		nextP, nextO := play10(p, o, mv.sq, mv.flips)
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {
-			v = -child(np, no, -beta, -lo)
+			v = -child(nextP, nextO, -beta, -lo)
 		} else {
-			v = -child(np, no, -lo-1, -lo)
+			v = -child(nextP, nextO, -lo-1, -lo)
 			if v > lo && v < beta && !t.aborted {
-				v = -child(np, no, -beta, -v)
+				v = -child(nextP, nextO, -beta, -v)
 			}
 		}
 		if t.aborted {

@@ -80,15 +80,15 @@ func (t *thread) root8(list []rootMove8, p, o uint64, pl, ol, d, alpha, beta int
 	for i := range list {
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextP, nextO := o&^mv.flips, p|mv.flips|b
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {
-			v = -t.mid8(no, np, ol, pl-1, d-1, -beta, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, d-1, -beta, -lo, false)
 		} else {
-			v = -t.mid8(no, np, ol, pl-1, d-1, -lo-1, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, d-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.mid8(no, np, ol, pl-1, d-1, -beta, -v, false)
+				v = -t.mid8(nextP, nextO, ol, pl-1, d-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {
@@ -185,15 +185,15 @@ func (t *thread) solveRootWindow8(list []rootMove8, p, o uint64, pl, ol, alpha, 
 	for i := range list {
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextP, nextO := o&^mv.flips, p|mv.flips|b
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {
-			v = -t.exact8(no, np, ol, pl-1, -beta, -lo, false)
+			v = -t.exact8(nextP, nextO, ol, pl-1, -beta, -lo, false)
 		} else {
-			v = -t.exact8(no, np, ol, pl-1, -lo-1, -lo, false)
+			v = -t.exact8(nextP, nextO, ol, pl-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.exact8(no, np, ol, pl-1, -beta, -v, false)
+				v = -t.exact8(nextP, nextO, ol, pl-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {

@@ -198,10 +198,10 @@ func (t *thread) splitMove(sp *splitPoint, mv move8, lo int) int {
 	t.sp = sp
 	defer func() { t.sp = saved }()
 	b := uint64(1) << uint(mv.sq)
-	np, no := sp.p|mv.flips|b, sp.o&^mv.flips
-	v := -t.exact8(no, np, sp.ol, sp.pl-1, -lo-1, -lo, false)
+	nextP, nextO := sp.o&^mv.flips, sp.p|mv.flips|b
+	v := -t.exact8(nextP, nextO, sp.ol, sp.pl-1, -lo-1, -lo, false)
 	if v > lo && v < sp.beta && !t.aborted {
-		v = -t.exact8(no, np, sp.ol, sp.pl-1, -sp.beta, -v, false)
+		v = -t.exact8(nextP, nextO, sp.ol, sp.pl-1, -sp.beta, -v, false)
 	}
 	return v
 }
