@@ -118,7 +118,7 @@ func (t *thread) root8(list []rootMove8, p, o uint64, pl, ol, d, alpha, beta int
 
 // aspiration is the half-width of the first window of an exact solve
 // around the guessed score.
-var aspiration = 8
+const aspiration = 8
 
 // solveRoot8 solves the root exactly (discs) and publishes the result
 // unless the phase ends first. first, when a root move, is searched first;
