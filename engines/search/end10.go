@@ -2,6 +2,12 @@ package search
 
 import "flipbot.dev/flipbot/engines/othello"
 
+// The 10×10 exact solver is the PVS of mid8.go on disc scores with the
+// table and fastest-first order; near the end (endShallow10 empties) it
+// borrows Edax's shallow search (see end8.go): no table, no move list,
+// parity order over the four 5×5 quadrants, and the last empty scored by
+// counting flips.
+
 // endScore10 is the final score for p of a finished 10×10 game.
 func (t *thread) endScore10(p, o othello.Bits, empties int) int {
 	d := p.Count() - o.Count()

@@ -7,6 +7,27 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
+// The exact solver is the PVS of mid8.go on disc scores, with the endgame
+// techniques of Edax (Richard Delorme, Edax 4.4, 2017; the functions named
+// are Edax's):
+//   - the last empty scored by counting flips without making the move
+//     (last8.go; board_score_1 and count_last_flip in src/endgame.c and
+//     src/count_last_flip_kindergarten.c);
+//   - 2 and 3 empties written out (board_solve_2, search_solve_3);
+//   - up to endShallow = 7 empties (DEPTH_TO_SHALLOW_SEARCH in
+//     src/settings.h) no table and no move list, the empties tried in parity
+//     order, those of quadrants with an odd number of empties first
+//     (search_shallow);
+//   - above, fastest-first order: fewest opponent replies with the corners
+//     counted twice, then potential mobility, then parity (move_evaluate in
+//     src/move.c, bit_weighted_count in src/bit.c);
+//   - the stability cutoff from Edax's thresholds (search_SC_NWS and
+//     NWS_STABILITY_THRESHOLD in src/search.c).
+//
+// The enhanced transposition cutoff is from A. Plaat, J. Schaeffer, W. Pijls
+// and A. de Bruin, "Exploiting graph properties of game trees", AAAI-96. Deep
+// nodes share their moves between threads by YBWC (ybwc.go).
+
 // Empties at which the exact solver changes technique.
 const (
 	endShallow = 7 // at most this many empties: parity order, no table
@@ -23,7 +44,8 @@ const (
 )
 
 // stabilityThreshold[n] is the alpha from which a stability cutoff is tried
-// at n empties (Edax's table): below it the bound cannot cut.
+// at n empties (Edax 4.4's NWS_STABILITY_THRESHOLD): below it the bound
+// cannot cut.
 var stabilityThreshold = [...]int{99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64}
 
 // exact8 solves p to move exactly and returns discs, routing reversi

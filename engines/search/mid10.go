@@ -6,8 +6,10 @@ import (
 )
 
 // The 10×10 modes (grand, octagon) use the same algorithms as the 8×8 code
-// (PVS, table, iterative deepening, exact solver with fastest-first order)
-// on othello.Bits, without its size-specific tricks.
+// on othello.Bits: the principal variation search of mid8.go (Marsland and
+// Campbell 1982; NegaScout, Reinefeld 1983) with the table, Multi-ProbCut
+// and internal iterative deepening, without the 8×8 code's size-specific
+// tricks.
 
 // midSolve10 is the number of empties from which a 10×10 midgame search that
 // reaches the end calls the exact solver.

@@ -7,6 +7,18 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
+// The 8×8 midgame search is a fail-soft principal variation search (T. A.
+// Marsland and M. Campbell, "Parallel search of strongly ordered game
+// trees", ACM Computing Surveys 14(4):533–551, 1982) in the form of
+// NegaScout (A. Reinefeld, "An improvement to the Scout tree-search
+// algorithm", ICCA Journal 6(4):4–14, 1983): the first move with the full
+// window, the others with a null window, and one that fails high inside the
+// window searched again from its value up. The same PVS runs in the 10×10
+// search (mid10.go), both exact solvers (end8.go, end10.go) and the root
+// searches (root8.go, root10.go). Around it: the transposition table
+// (table.go), Multi-ProbCut (probcut.go), internal iterative deepening for a
+// first move, and the exact solver near the end.
+
 // midSolve is the number of empties from which a midgame search that
 // reaches the end of the game calls the exact solver instead.
 const midSolve = 12

@@ -6,7 +6,11 @@ import (
 	"sync/atomic"
 )
 
-// Parallel exact solving by Young Brothers Wait (YBWC): a node of the exact
+// Parallel exact solving by the Young Brothers Wait Concept and the helpful
+// master of R. Feldmann, B. Monien, P. Mysliwietz and O. Vornberger,
+// "Distributed game-tree search", ICCA Journal 12(2):65–73, 1989 (the
+// chapter "Distributed game tree search" in Parallel Algorithms for Machine
+// Intelligence and Vision, Springer 1990, names both): a node of the exact
 // solver with at least splitMin empties (and the root) searches its first
 // move alone; once that is done, if a thread of the search is idle, the
 // remaining moves become a split point that every idle thread may take moves
