@@ -50,8 +50,9 @@
 // The same in every file: a position is p, o, the discs of the side to move
 // and of its opponent, in that order. The position after a move is nextP,
 // nextO in the same order: nextP the opponent, now to move, and nextO the
-// side that moved (play10 returns them so; the 8×8 code writes o&^f,
-// p|f|bit). discsP and discsO count discs; pl and ol are the discs p and o
+// side that moved (play10 returns them so). The 8×8 code computes nextO :=
+// p|f|bit before nextP := o&^f: in that order the compiler emits the same
+// instructions as for the mover-first pair the code had before. discsP and discsO count discs; pl and ol are the discs p and o
 // may still place (reversi's cap, else capsFree); n is the number of empty
 // squares.
 //

@@ -273,14 +273,17 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 			k = 1 << 20
 		case n >= endSearchOrder:
 			// Higher still: a shallow midgame search.
-			nextP, nextO := o&^f, p|f|b
+			nextO := p | f | b
+			nextP := o &^ f
 			k = -t.mid8(nextP, nextO, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
 		case n >= endEvalOrder:
 			// High in the tree: a midgame evaluation orders better.
-			nextP, nextO := o&^f, p|f|b
+			nextO := p | f | b
+			nextP := o &^ f
 			k = -t.ev8.Score8(nextP, nextO, capsFree, capsFree)
 		default:
-			nextP, nextO := o&^f, p|f|b
+			nextO := p | f | b
+			nextP := o &^ f
 			r := othello.Legal8(nextP, nextO)
 			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
 			if odd&b != 0 {
@@ -294,7 +297,8 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		pickBest(list, i)
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		nextP, nextO := o&^mv.flips, p|mv.flips|b
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {

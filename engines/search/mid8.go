@@ -116,7 +116,8 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		case depth >= 3:
 			k = -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)
 		default:
-			nextP, nextO := o&^f, p|f|b
+			nextO := p | f | b
+			nextP := o &^ f
 			r := othello.Legal8(nextP, nextO)
 			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
 			if b&corners8 != 0 {
@@ -130,7 +131,8 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		pickBest(list, i)
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		nextP, nextO := o&^mv.flips, p|mv.flips|b
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {

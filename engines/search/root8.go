@@ -80,7 +80,8 @@ func (t *thread) root8(list []rootMove8, p, o uint64, pl, ol, d, alpha, beta int
 	for i := range list {
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		nextP, nextO := o&^mv.flips, p|mv.flips|b
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {
@@ -185,7 +186,8 @@ func (t *thread) solveRootWindow8(list []rootMove8, p, o uint64, pl, ol, alpha, 
 	for i := range list {
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		nextP, nextO := o&^mv.flips, p|mv.flips|b
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {

@@ -202,7 +202,8 @@ func (t *thread) splitMove(sp *splitPoint, mv move8, lo int) int {
 	t.sp = sp
 	defer func() { t.sp = saved }()
 	b := uint64(1) << uint(mv.sq)
-	nextP, nextO := sp.o&^mv.flips, sp.p|mv.flips|b
+	nextO := sp.p | mv.flips | b
+	nextP := sp.o &^ mv.flips
 	v := -t.exact8(nextP, nextO, sp.ol, sp.pl-1, -lo-1, -lo, false)
 	if v > lo && v < sp.beta && !t.aborted {
 		v = -t.exact8(nextP, nextO, sp.ol, sp.pl-1, -sp.beta, -v, false)
