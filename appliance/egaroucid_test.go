@@ -257,17 +257,14 @@ func waitLog(t *testing.T, logs *syncBuffer, s string) {
 // TestRealLowMemoryEgaroucidOnA1GBPi.
 const lowMemoryEnv = "FLIPBOT_EGAROUCID_LOWMEM"
 
-// TestRealStockEgaroucidRefusedOnA1GBPi: the stock Egaroucid 7.8 of
-// ../shared/engines (1.33 GiB at start) on a 1 GB Pi is refused when the
-// player starts, before any match, and killed before it takes the memory.
+// TestRealStockEgaroucidRefusedOnA1GBPi: the stock Egaroucid 7.8 that
+// FLIPBOT_EGAROUCID names (1.33 GiB at start) on a 1 GB Pi is refused when
+// the player starts, before any match, and killed before it takes the
+// memory.
 func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
+	bin := egaroucidtest.Real(t)
 	if testing.Short() {
 		t.Skip("starts the real Egaroucid; skipped with -short")
-	}
-	bin, err := filepath.Abs(filepath.Join("..", "..", "shared", "engines", "egaroucid-7.8", "bin", "Egaroucid_for_Console.out"))
-	require.NoError(t, err)
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("SKIPPED: the real Egaroucid is not here (%v); see ../shared/engines/README.md", err)
 	}
 	var logs syncBuffer
 	pool := newEgaroucidPool(bin, DefaultSettings(), pi3, testLogger(&logs))

@@ -28,6 +28,11 @@ const (
 type EngineFactory struct {
 	// Name is reported as environment.engine (≤ 120 characters).
 	Name string
+	// Describe, when set, names what plays now (an engine that falls back
+	// to another while the first is busy or refused): it is called before
+	// every agent_poll, from the bot's loop, and its answer is reported as
+	// environment.engine instead of Name. It must return quickly.
+	Describe func() string
 	// Practice is reported as environment.practice (true only for a
 	// practice engine).
 	Practice bool

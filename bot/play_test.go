@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -352,4 +353,32 @@ func TestEnvironmentReported(t *testing.T) {
 	assert.Equal(t, "fake", env.Engine)
 	assert.NotEmpty(t, env.OS)
 	assert.True(t, env.Practice)
+}
+
+// TestEnvironmentSaysWhatPlays: with Describe, environment.engine follows
+// what really plays (an engine busy or refused has its stand-in named), at
+// every poll, not the name the bot started with.
+func TestEnvironmentSaysWhatPlays(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{})
+	f := factoryOf(&fakeEngine{}, Shared)
+	var now atomic.Value
+	now.Store("fake; std: Egaroucid")
+	f.Describe = func() string { return now.Load().(string) }
+	br := startBot(t, fs, f, nil)
+	waitOnline(t, fs, br)
+	tok, _ := flipsight.NewToken(myToken)
+	c, err := flipsight.NewClient(flipsight.Config{APIURL: fs.apiURL(), Token: tok})
+	require.NoError(t, err)
+	reported := func() string {
+		resp, err := c.Poll(context.Background(), nil)
+		require.NoError(t, err)
+		require.NotNil(t, resp.Bot.Environment)
+		return resp.Bot.Environment.Engine
+	}
+	waitFor(t, 5*time.Second, "the described engine", func() bool { return reported() == "fake; std: Egaroucid" })
+	now.Store("fake; std: built-in while Egaroucid is busy")
+	waitFor(t, 5*time.Second, "the new description at the next poll", func() bool {
+		return reported() == "fake; std: built-in while Egaroucid is busy"
+	})
 }

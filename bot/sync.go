@@ -208,6 +208,9 @@ func (b *Bot) startPoll() {
 	b.waiting = append(b.waiting, b.pollWaiting...)
 	b.pollWaiting = nil
 	env := b.env
+	if d := b.opts.Engine.Describe; d != nil {
+		env.Engine = clip(d())
+	}
 	started := now
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)

@@ -6,17 +6,27 @@
 // (so that its resources/ folder is found). [Engine.Start] starts it ahead
 // of the first move (the bot does so when it accepts a match): a new
 // process is sent `version`, and its answer tells the adapter that the
-// start-up (5–20 s with the stock build, mostly loading its evaluation) is
-// over; a move waits for it at most the start-up allowance. For each move
-// the adapter then sends `setboard <64 squares and the side to move>`,
-// `settime <X|O> <seconds>` and `go`, and reads the row of the answer table
-// (depth@selectivity, move, score, time, nodes; "ps" for a pass), stripping
-// the "> " prompts before it; a -quiet answer ("f5", "f5 3") is read too.
+// start-up (5 s and more with the stock build: it writes its 1.2 GiB of
+// tables, then unpacks its evaluation) is over. A move made before then
+// waits for it until half a second (adapt.ReadyMargin) before its budget
+// ends, at most the start-up allowance; if the process is not ready by
+// then, Move returns an
+// error wrapping engines.ErrNotReady at once and the process goes on
+// loading for the next move (the caller plays a fallback and keeps the
+// engine). A process still loading after adapt.MaxStartup is taken for
+// hung and replaced. For each move the adapter then sends `setboard <64
+// squares and the side to move>`, `settime <X|O> <seconds>` and `go`, and
+// reads the row of the answer table (depth@selectivity, move, score, time,
+// nodes; "ps" for a pass), stripping the "> " prompts before it; a -quiet
+// answer ("f5", "f5 3") is read too.
+//
 // The seconds given to settime are what this move can afford by
 // adapt.ThinkTime, lowered until Egaroucid's own share of them
-// ([Allotment]) fits. The adapter waits for the answer that planned share
-// plus adapt.AnswerAllowance; past it the process is killed (Move returns
-// an error) and a new one is started on the next move.
+// ([Allotment]) fits; a move that waited for the start-up plans them on
+// what is left of its clock and budget (adapt.After), so that the wait
+// does not make the answer late. The adapter waits for the answer that
+// planned share plus adapt.AnswerAllowance; past it the process is killed
+// (Move returns an error) and a new one is started on the next move.
 //
 // Memory: with Options.MemoryShare the adapter reads the process's peak
 // resident size (VmHWM) at its first answer and warns, with the fix, when

@@ -37,7 +37,8 @@ type Options struct {
 	// Threads, when positive, is passed as -t.
 	Threads int
 	// Hash, when positive, is passed as -hash (the table has 2^Hash
-	// entries of 24 bytes; Egaroucid's default is 25). See engines/sizing.
+	// entries of 24 bytes; Egaroucid's default is 25). See engines/sizing
+	// (at most sizing.EgaroucidMaxTable there).
 	Hash int
 	// ExtraArgs are added to the command line (after -noboard and the
 	// options above; a later option wins in Egaroucid).
@@ -115,8 +116,10 @@ func OverShareLimit(share uint64) uint64 { return share + share/4 }
 const memoryPoll = 25 * time.Millisecond
 
 var (
-	errEOF      = errors.New("egaroucid exited")
-	errNotReady = errors.New("egaroucid still starting")
+	errEOF = errors.New("egaroucid exited")
+	// errNotReady is the error of a move that found the process still
+	// starting (it is kept): it wraps engines.ErrNotReady.
+	errNotReady = fmt.Errorf("egaroucid: %w", engines.ErrNotReady)
 )
 
 // New checks the binary and returns an engine for one leg; Egaroucid starts
@@ -213,9 +216,7 @@ func (e *Engine) warmStep(ctx context.Context) (done bool, err error) {
 	if p == e.ready {
 		return true, nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, warmStep)
-	err = e.awaitReady(wctx, p)
-	cancel()
+	err = e.awaitReady(ctx, p, time.Now().Add(warmStep))
 	if err == nil {
 		err = e.checkMemory(p)
 	}
@@ -225,7 +226,7 @@ func (e *Engine) warmStep(ctx context.Context) (done bool, err error) {
 	}
 	switch {
 	case err == nil:
-		e.ready = p
+		e.markReady(p)
 		return true, nil
 	case errors.Is(err, errEOF):
 		e.slot.Retire(p, true)
@@ -326,7 +327,9 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 		}
 		if p != e.ready {
-			err := e.awaitReady(wctx, p)
+			// Still starting: wait for it until shortly before the
+			// budget ends (adapt.ReadyBy), in time for a fallback.
+			err := e.awaitReady(wctx, p, adapt.ReadyBy(start, req))
 			if err == nil {
 				err = e.checkMemory(p)
 			}
@@ -341,18 +344,22 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 					e.slot.Retire(p, true)
 					continue
 				}
-				// Still loading: kept for the next move, which waits again.
-				if wctx.Err() != nil {
+				if ctx.Err() != nil {
 					return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
 				}
+				// Still loading: it goes on in the background and answers
+				// a later move; this one is played by the caller's
+				// fallback (err wraps engines.ErrNotReady).
 				return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
 			}
-			e.ready = p
+			e.markReady(p, "move_waited", time.Since(start).Round(time.Millisecond))
 		}
 		e.drain(p)
 		// settime after setboard: setboard resets the clock once settime
-		// has been used. The plan is made now, after any start-up wait.
-		settime, planned := plan(req, e.opts.Margin)
+		// has been used. The plan is made now, on what is left of the
+		// clock and the budget after any wait for the start-up: that
+		// wait is not taken from the search's answer time.
+		settime, planned := plan(adapt.After(req, time.Since(start)), e.opts.Margin)
 		cmds := []string{"setboard " + board, "settime " + side + " " + strconv.Itoa(settime), "go"}
 		sent := time.Now()
 		if err := sendAll(p, cmds); err != nil {
@@ -403,30 +410,66 @@ func (e *Engine) result(pos othello.Position, a Answer, elapsed time.Duration) e
 	}
 }
 
-// awaitReady waits for the answer to the ready probe, within ctx and the
-// start-up allowance.
-func (e *Engine) awaitReady(ctx context.Context, p *proc.Process) error {
-	ctx, cancel := context.WithTimeout(ctx, e.opts.Startup)
+// awaitReady waits for the answer to the ready probe within ctx, until by
+// and within the start-up allowance. Its error wraps errEOF when the
+// process has ended, and errNotReady (engines.ErrNotReady) when it is
+// still loading.
+func (e *Engine) awaitReady(ctx context.Context, p *proc.Process, by time.Time) error {
+	allowance := time.Now().Add(e.opts.Startup)
+	limit := "the start-up allowance of " + e.opts.Startup.String()
+	if by.Before(allowance) {
+		limit = "this move's wait for it"
+		allowance = by
+	}
+	ctx, cancel := context.WithDeadline(ctx, allowance)
 	defer cancel()
+	ready := func(l string, ok bool) (bool, error) {
+		if !ok {
+			return true, e.eof(ctx, p)
+		}
+		if s := StripPrompt(l); strings.Contains(strings.ToLower(s), "egaroucid") {
+			if e.watchStop != nil {
+				close(e.watchStop)
+				e.watchStop = nil
+			}
+			return true, nil
+		} else if s != "" {
+			e.log.Debug("egaroucid line skipped", "line", s)
+		}
+		return false, nil
+	}
 	for {
+		// What has arrived already counts even when there is no time
+		// left to wait (a process that became ready between moves).
+		select {
+		case l, ok := <-p.Lines():
+			if done, err := ready(l, ok); done {
+				return err
+			}
+			continue
+		default:
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%w: no answer to %q within the start-up allowance of %v", errNotReady, readyProbe, e.opts.Startup)
+			return fmt.Errorf("%w: no answer to %q within %s (started %v ago)", errNotReady, readyProbe, limit,
+				time.Since(e.started).Round(time.Millisecond))
 		case l, ok := <-p.Lines():
-			if !ok {
-				return e.eof(ctx, p)
-			}
-			if s := StripPrompt(l); strings.Contains(strings.ToLower(s), "egaroucid") {
-				if e.watchStop != nil {
-					close(e.watchStop)
-					e.watchStop = nil
-				}
-				return nil
-			} else if s != "" {
-				e.log.Debug("egaroucid line skipped", "line", s)
+			if done, err := ready(l, ok); done {
+				return err
 			}
 		}
 	}
+}
+
+// markReady notes that p has answered its ready probe, and logs how long
+// its start-up took and its peak resident size (with args).
+func (e *Engine) markReady(p *proc.Process, args ...any) {
+	e.ready = p
+	args = append(args, "startup", time.Since(e.started).Round(time.Millisecond))
+	if m, err := p.Memory(); err == nil {
+		args = append(args, "peak_mib", m.Peak>>20)
+	}
+	e.log.Info("egaroucid ready", args...)
 }
 
 // overShareFix is what the log says to do about a build that does not fit.
@@ -534,6 +577,7 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 		Path:        e.bin,
 		Args:        args,
 		Dir:         filepath.Dir(e.bin),
+		Env:         Env(os.Environ()),
 		Name:        e.opts.Name,
 		Logger:      e.log,
 		StderrLevel: e.opts.StderrLevel,
@@ -552,6 +596,28 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 		return p, fmt.Errorf("%w: %v", errEOF, err) // the slot kills it and counts a crash
 	}
 	return p, nil
+}
+
+// HugePages is the glibc tunable given to Egaroucid unless the owner set
+// GLIBC_TUNABLES for engines (proc.ExtraEnvVar): its allocations (its
+// table and evaluation) get transparent huge pages where the kernel offers
+// them on request (Linux's "madvise" mode), which halved the CPU time of
+// the low-memory build's start-up on the build VM (2.0–2.2 s → 1.1–1.3 s
+// at -hash 23, engines/README.md) without changing its speed. Other
+// systems and older glibc ignore it.
+const HugePages = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"
+
+// Env returns the environment of an Egaroucid process built from parent
+// (as os.Environ returns it): proc.EngineEnv's, with HugePages unless that
+// already holds GLIBC_TUNABLES.
+func Env(parent []string) []string {
+	env := proc.EngineEnv(parent)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GLIBC_TUNABLES=") {
+			return env
+		}
+	}
+	return append(env, HugePages)
 }
 
 // drain discards lines that arrived between moves.

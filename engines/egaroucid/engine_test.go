@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -105,6 +107,9 @@ func TestValueIsTheScore(t *testing.T) {
 func TestKilledAtTheCapAndRestarted(t *testing.T) {
 	enginetest.NoLeak(t)
 	e := newFake(t, nil, "slowstart")
+	// Ready first: a 300 ms move would wait for a start-up only its
+	// planned 50 ms.
+	require.NoError(t, e.Warm(context.Background()))
 	positions := enginetest.Positions(t, 2) // the first is the starting position
 	_, err := e.Move(context.Background(), request(positions[0], 300*time.Millisecond))
 	require.ErrorIs(t, err, adapt.ErrTimeout)
@@ -356,4 +361,78 @@ func withEmpties(t *testing.T, empties int) othello.Position {
 	}
 	pos.Black, pos.White = filled, othello.Bits{}
 	return pos
+}
+
+// TestSlowStartIsKeptAcrossMoves: a program that takes longer to become
+// ready than a move's budget (Egaroucid's stock build: 5 s and more, the
+// first move of a 60 s clock: about 4 s) is started ahead of the match.
+// Each move made while it loads stops waiting shortly before its budget
+// ends, in time for the caller's fallback, with an error wrapping
+// engines.ErrNotReady, and leaves the process loading; the first move
+// after it is ready is answered by that same process.
+func TestSlowStartIsKeptAcrossMoves(t *testing.T) {
+	enginetest.NoLeak(t)
+	e := newFake(t, nil, "startup 5000")
+	require.NoError(t, e.Start())
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: 60 * time.Second, Budget: 4 * time.Second}
+	wait := req.Budget - adapt.ReadyMargin
+	notReady := 0
+	for move := 0; ; move++ {
+		require.Less(t, move, 6, "never ready")
+		asked := time.Now()
+		res, err := e.Move(context.Background(), req)
+		took := time.Since(asked)
+		if err == nil {
+			assert.Equal(t, first(req.Position), res.Move)
+			break
+		}
+		require.ErrorIs(t, err, engines.ErrNotReady, "move %d", move)
+		notReady++
+		assert.InDelta(t, wait.Seconds(), took.Seconds(), 0.25, "move %d: the wait ends ReadyMargin before the budget", move)
+		assert.True(t, e.slot.Running(), "move %d: still starting, not killed", move)
+	}
+	assert.Positive(t, notReady)
+	starts, crashes := e.Stats()
+	assert.Equal(t, [2]int{1, 0}, [2]int{starts, crashes}, "one process, started once")
+}
+
+// TestStartupWaitIsTakenFromThePlan: a move that waited for the start-up
+// plans Egaroucid's clock on what is left of its budget, so that the
+// answer still comes inside it.
+func TestStartupWaitIsTakenFromThePlan(t *testing.T) {
+	enginetest.NoLeak(t)
+	var log enginetest.Log
+	e := newFake(t, &log, "startup 2500")
+	require.NoError(t, e.Start())
+	started := time.Now()
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: 120 * time.Second, Budget: 6 * time.Second}
+	res, err := e.Move(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, first(req.Position), res.Move)
+	waited := time.Since(started) - res.Elapsed
+	require.GreaterOrEqual(t, waited, 2500*time.Millisecond)
+	var m []string // the fake echoes settime on stderr, which is read on its own
+	require.Eventually(t, func() bool {
+		m = regexp.MustCompile(`got settime X (\d+)`).FindStringSubmatch(log.String())
+		return m != nil
+	}, 5*time.Second, 10*time.Millisecond, "settime reaches the engine")
+	settime, err := strconv.Atoi(m[1])
+	require.NoError(t, err)
+	allotted := Allotment(time.Duration(settime)*time.Second, adapt.Empties(req))
+	assert.LessOrEqual(t, allotted, req.Budget-waited-DefaultMargin,
+		"settime %d s after a %v wait: its allotment %v fits in what is left of the %v budget", settime, waited, allotted, req.Budget)
+}
+
+func TestEnvAsksForHugePages(t *testing.T) {
+	var log enginetest.Log
+	e := newFake(t, &log)
+	_, err := e.Move(context.Background(), request(othello.New(othello.Std), 5*time.Second))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return log.Contains("env " + HugePages) }, 5*time.Second, 10*time.Millisecond,
+		"the process gets %s; log:\n%s", HugePages, &log)
+
+	parent := []string{"PATH=/bin", "FS_BOT_TOKEN=fsbm_x", "GLIBC_TUNABLES=glibc.malloc.arena_max=2"}
+	assert.Equal(t, []string{"PATH=/bin", HugePages}, Env(parent), "the owner's tunables pass only when listed")
+	parent = append(parent, "FLIPBOT_ENGINE_ENV=GLIBC_TUNABLES")
+	assert.Equal(t, []string{"PATH=/bin", "GLIBC_TUNABLES=glibc.malloc.arena_max=2"}, Env(parent), "and then win")
 }

@@ -2,8 +2,7 @@ package egaroucid
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid/egaroucidtest"
 	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
@@ -140,19 +140,15 @@ func TestWithinItsShareIsPlayed(t *testing.T) {
 	assert.Less(t, m.Peak, uint64(testShare), "the fake itself is inside the share")
 }
 
-// TestRealStockBuildRefused starts the stock Egaroucid 7.8 of
-// ../shared/engines with the share of a 1 GB Pi playing one match (the
-// stock build writes 1.33 GiB at start): it is refused while it starts,
-// and killed before it has taken all of it.
+// TestRealStockBuildRefused starts the stock Egaroucid 7.8 that
+// FLIPBOT_EGAROUCID names with the share of a 1 GB Pi playing one match
+// (the stock build writes 1.33 GiB at start): it is refused while it
+// starts, and killed before it has taken all of it.
 func TestRealStockBuildRefused(t *testing.T) {
 	linuxOnly(t)
+	bin := egaroucidtest.Real(t)
 	if testing.Short() {
 		t.Skip("starts the real Egaroucid (10–20 s); skipped with -short")
-	}
-	bin, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "engines", "egaroucid-7.8", "bin", "Egaroucid_for_Console.out"))
-	require.NoError(t, err)
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("SKIPPED: the real Egaroucid is not here (%v); see ../shared/engines/README.md", err)
 	}
 	pi3 := sizing.Machine{Memory: 906 * sizing.MiB, Cores: 4}
 	_, p := sizing.Pairs(pi3, 4, sizing.Egaroucid)
@@ -161,9 +157,19 @@ func TestRealStockBuildRefused(t *testing.T) {
 		Logger: log.Logger(), Startup: time.Minute})
 	require.NoError(t, err)
 	defer e.Close()
+	// The first move waits for the start-up at most its budget: it ends
+	// with the refusal, or first with engines.ErrNotReady while the
+	// start-up watch goes on.
+	started := time.Now()
+	_, err = e.Move(context.Background(), request(othello.New(othello.Std), 2*time.Minute))
+	if !errors.Is(err, ErrOverShare) {
+		require.ErrorIs(t, err, engines.ErrNotReady)
+	}
+	require.Eventually(t, func() bool { return e.Refused() != nil }, time.Minute, 10*time.Millisecond,
+		"%s must name a stock build (a low-memory one fits)", egaroucidtest.RealEnv)
+	t.Logf("refused %v after the start: %v", time.Since(started).Round(time.Millisecond), e.Refused())
 	_, err = e.Move(context.Background(), request(othello.New(othello.Std), 2*time.Minute))
 	require.ErrorIs(t, err, ErrOverShare)
-	t.Logf("refused: %v", err)
 	assert.False(t, e.slot.Running())
 }
 

@@ -22,59 +22,62 @@ import (
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/egaroucid/egaroucidtest"
 	"flipbot.dev/flipbot/engines/external"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
 	"flipbot.dev/flipbot/flipsight"
 )
 
-// sharedEngines is ../shared/engines of the repository (README of
-// ../shared/engines: real Edax 4.6 and Egaroucid 7.8 with stand-in
-// evaluations).
-const sharedEngines = "../../../shared/engines"
+// edaxEnv names the real Edax binary for the tests that run it: a build
+// made outside every repository, with data/eval.dat in its folder or the
+// folder above (engines/README.md, "Real programs in tests").
+const edaxEnv = "FLIPBOT_EDAX"
+
+// realEdax returns the absolute path of the binary that edaxEnv names, and
+// skips the test, saying so, when the variable is unset.
+func realEdax(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv(edaxEnv)
+	if bin == "" {
+		t.Skipf("SKIPPED: set %s to an Edax 4.6 binary with data/eval.dat beside it or above it (engines/README.md)", edaxEnv)
+	}
+	abs, err := filepath.Abs(bin)
+	require.NoError(t, err, edaxEnv)
+	_, err = os.Stat(abs)
+	require.NoError(t, err, edaxEnv)
+	return abs
+}
 
 // TestRealEnginesPlayAWholeMatch plays one std match (two legs, 60 s
 // clocks) through the arena's HTTP API with the bot and each real external
-// engine, against a quick built-in bot: zero illegal moves, no fallback
-// after a leg's first engine move, scores (and, for Edax and Egaroucid,
-// depths) in the move log, and the engines' resident memory inside the
-// bound that engines/sizing gives this machine.
+// engine (Edax by FLIPBOT_EDAX, also through --nboard, and Egaroucid by
+// FLIPBOT_EGAROUCID; each case skipped without its variable), against a
+// quick built-in bot: zero illegal moves, no fallback after a leg's first
+// engine move, scores (and, for Edax and Egaroucid, depths) in the move
+// log, and the engines' resident memory inside the bound that
+// engines/sizing gives this machine.
 func TestRealEnginesPlayAWholeMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays three whole matches in real time (about 3 minutes); skipped with -short")
 	}
-	edaxBin := filepath.Join(sharedEngines, "edax-4.6", "bin", "lEdax-x86-64")
-	egaroucidBin := filepath.Join(sharedEngines, "egaroucid-7.8", "bin", "Egaroucid_for_Console.out")
-	for _, p := range []string{edaxBin, egaroucidBin} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("SKIPPED: the real engines are not here (%v); see ../shared/engines/README.md", err)
+	t.Run("edax", func(t *testing.T) {
+		playMatch(t, external.Config{Edax: realEdax(t)}, true)
+	})
+	// Edax finds data/book.dat relative to its working directory: a user
+	// runs --nboard from Edax's folder (the one holding data/).
+	t.Run("nboard edax", func(t *testing.T) {
+		edax := realEdax(t)
+		dir := filepath.Dir(edax)
+		if _, err := os.Stat(filepath.Join(dir, "data")); err != nil {
+			dir = filepath.Dir(dir)
 		}
-	}
-	edaxAbs, err := filepath.Abs(edaxBin)
-	require.NoError(t, err)
-	egaroucidAbs, err := filepath.Abs(egaroucidBin)
-	require.NoError(t, err)
-	edaxRoot := filepath.Dir(filepath.Dir(edaxAbs))
-	cases := []struct {
-		name  string
-		cfg   external.Config
-		dir   string // the working directory flipbot is run in
-		depth bool   // the engine reports its depth
-	}{
-		{"edax", external.Config{Edax: edaxAbs}, "", true},
-		// Edax finds data/book.dat relative to its working directory: a
-		// user runs --nboard from Edax's folder.
-		{"nboard edax", external.Config{NBoard: "'" + edaxAbs + "' -nboard"}, edaxRoot, false},
-		{"egaroucid", external.Config{Egaroucid: egaroucidAbs}, "", true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.dir != "" {
-				t.Chdir(tc.dir)
-			}
-			playMatch(t, tc.cfg, tc.depth)
-		})
-	}
+		t.Chdir(dir)
+		playMatch(t, external.Config{NBoard: "'" + edax + "' -nboard"}, false)
+	})
+	t.Run("egaroucid", func(t *testing.T) {
+		playMatch(t, external.Config{Egaroucid: egaroucidtest.Real(t)}, true)
+	})
 }
 
 func playMatch(t *testing.T, cfg external.Config, wantDepth bool) {

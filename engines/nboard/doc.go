@@ -5,8 +5,14 @@
 // Lifetime: create one [Engine] per leg with [New]; it plays std only. The
 // process starts at [Engine.Start] (the bot calls it when it accepts a
 // match) or at the first Move, with `nboard <version>` and `set depth N`;
-// its first pong ends the start-up, which may take the start-up allowance
-// (Options.Startup). Each move sends `ping N` (and waits for `pong N`, so
+// its first pong ends the start-up. A move made before then waits for it
+// until half a second (adapt.ReadyMargin) before its budget ends, at most
+// the start-up allowance (Options.Startup); if the engine is not
+// ready by then, Move returns an error wrapping engines.ErrNotReady and the
+// process goes on loading for a later move (the caller plays a fallback
+// and keeps the engine; one still loading after adapt.MaxStartup is
+// replaced). A move that waited plans its think time on what is left of
+// its clock and budget. Each move sends `ping N` (and waits for `pong N`, so
 // that nothing left from an earlier search is taken for this answer), then
 // `set game <GGF>` with the current position (FlipSight's games start from
 // random positions, so the GGF carries the board in BO[]) and `go`, and

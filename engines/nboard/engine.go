@@ -201,30 +201,39 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			return engines.Result{}, fmt.Errorf("nboard move: %w", err)
 		}
 		// An engine that has never answered a ping may still be loading:
-		// it gets the start-up allowance.
+		// it gets the start-up allowance, and this move waits for it
+		// until shortly before its budget ends (adapt.ReadyBy).
 		fresh := p != e.ready
 		wait := e.opts.SyncTimeout
+		sctx, scancel := wctx, context.CancelFunc(func() {})
 		if fresh {
 			wait = e.opts.Startup
+			sctx, scancel = context.WithDeadline(wctx, adapt.ReadyBy(start, req))
 		}
-		if err := e.sync(wctx, p, wait); err != nil {
+		err = e.sync(sctx, p, wait)
+		scancel()
+		if err != nil {
 			lastErr = err
-			// A fresh engine that is still loading when the budget ends
-			// is kept for the next move; any other that missed its pong
-			// (dead, deaf to ping, or over its start-up allowance) is
-			// replaced.
+			// A fresh engine that is still loading is kept, loading in
+			// the background, for a later move; any other that missed
+			// its pong (dead, deaf to ping, or loading for longer than
+			// adapt.MaxStartup) is replaced.
 			if !fresh || errors.Is(err, errEOF) || time.Since(e.started) > adapt.MaxStartup {
 				e.slot.Retire(p, true)
 				continue
 			}
-			// Still loading: kept for the next move, which waits again.
-			if wctx.Err() != nil {
-				continue
+			if ctx.Err() != nil {
+				return engines.Result{}, fmt.Errorf("nboard move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
 			}
-			return engines.Result{}, fmt.Errorf("nboard move: engine not ready: %w", err)
+			// The caller plays a fallback for this move and keeps the
+			// engine.
+			return engines.Result{}, fmt.Errorf("nboard move: engine not ready: %w: %w (started %v ago)",
+				engines.ErrNotReady, err, time.Since(e.started).Round(time.Millisecond))
 		}
 		e.ready = p
-		res, err := e.search(wctx, p, req, ggf)
+		// The think time is planned on what is left of the clock and the
+		// budget after any wait for the start-up.
+		res, err := e.search(wctx, p, adapt.After(req, time.Since(start)), ggf)
 		switch {
 		case err == nil:
 			if err := adapt.Check(pos, res.Move); err != nil {
@@ -299,7 +308,7 @@ func (e *Engine) sync(ctx context.Context, p *proc.Process, maxWait time.Duratio
 	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return fmt.Errorf("no pong %d: %w", n, ctx.Err())
 		case <-t.C:
 			return fmt.Errorf("%w %d within %v", errSyncTimeout, n, maxWait)
 		case s, ok := <-p.Lines():

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -271,4 +272,63 @@ func TestAnswerWaitIsThinkPlusAllowance(t *testing.T) {
 	require.ErrorIs(t, err, adapt.ErrTimeout)
 	assert.Contains(t, err.Error(), "past the planned think time")
 	require.NoError(t, e.Close())
+}
+
+// TestSlowStartIsKeptAcrossMoves: an engine that takes longer to load than
+// a move's budget, started ahead: each move made while it loads stops
+// waiting shortly before its budget ends, in time for the caller's
+// fallback, with an error wrapping engines.ErrNotReady, and leaves it
+// loading; the first move after it is ready is answered by the same
+// process.
+func TestSlowStartIsKeptAcrossMoves(t *testing.T) {
+	enginetest.NoLeak(t)
+	think := func(req engines.Request) time.Duration { return adapt.ThinkTime(req, DefaultStopMargin) }
+	e := newFake(t, Options{Think: think}, "slowstart", "5000")
+	require.NoError(t, e.Start())
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: 60 * time.Second, Budget: 4 * time.Second}
+	wait := req.Budget - adapt.ReadyMargin
+	notReady := 0
+	for move := 0; ; move++ {
+		require.Less(t, move, 6, "never ready")
+		asked := time.Now()
+		res, err := e.Move(context.Background(), req)
+		took := time.Since(asked)
+		if err == nil {
+			assert.Equal(t, first(req.Position), res.Move)
+			break
+		}
+		require.ErrorIs(t, err, engines.ErrNotReady, "move %d", move)
+		notReady++
+		assert.InDelta(t, wait.Seconds(), took.Seconds(), 0.25, "move %d: the wait ends ReadyMargin before the budget", move)
+		assert.True(t, e.slot.Running(), "move %d: still loading, not killed", move)
+	}
+	assert.Positive(t, notReady)
+	starts, crashes := e.Stats()
+	assert.Equal(t, [2]int{1, 0}, [2]int{starts, crashes}, "one process, started once")
+}
+
+// TestStartupWaitIsTakenFromTheThinkTime: a move that waited for the
+// start-up plans its think time on what is left of the clock and the
+// budget.
+func TestStartupWaitIsTakenFromTheThinkTime(t *testing.T) {
+	enginetest.NoLeak(t)
+	var asked []engines.Request
+	var mu sync.Mutex
+	think := func(req engines.Request) time.Duration {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, req)
+		return 2 * time.Second
+	}
+	e := newFake(t, Options{Think: think}, "slowstart", "1000")
+	require.NoError(t, e.Start())
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: 60 * time.Second, Budget: 4 * time.Second}
+	res, err := e.Move(context.Background(), req)
+	require.NoError(t, err, "ready after 1 s of the 2 s wait")
+	assert.Equal(t, first(req.Position), res.Move)
+	mu.Lock()
+	defer mu.Unlock()
+	last := asked[len(asked)-1]
+	assert.LessOrEqual(t, last.Remaining, req.Remaining-900*time.Millisecond, "the search's think time is planned on the clock left")
+	assert.LessOrEqual(t, last.Budget, req.Budget-900*time.Millisecond)
 }

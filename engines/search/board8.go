@@ -1,6 +1,10 @@
 package search
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
 
 // Masks of the 8×8 board.
 const (
@@ -49,4 +53,32 @@ func makeAdjacent8() (a [64]uint64) {
 		a[sq] = neighbours8(1 << uint(sq))
 	}
 	return a
+}
+
+// capsFree is the placements-left figure of modes without reversi's cap.
+const capsFree = 99
+
+// legal8 returns the moves of p, none when p may place no more discs.
+func legal8(p, o uint64, pl int) uint64 {
+	if pl <= 0 {
+		return 0
+	}
+	return othello.Legal8(p, o)
+}
+
+// parityOrder8 splits empty in the order the shallow solvers try the
+// squares: first those of quadrants with an odd number of empties (parity),
+// then the others.
+func parityOrder8(empty uint64) [2]uint64 {
+	odd := oddQuadrants8(empty)
+	return [2]uint64{empty & odd, empty &^ odd}
+}
+
+// flips8 is othello.Flips8 after a cheap test that an opponent disc is next
+// to sq (else nothing can flip).
+func flips8(p, o uint64, sq int) uint64 {
+	if adjacent8[sq]&o == 0 {
+		return 0
+	}
+	return othello.Flips8(p, o, sq)
 }

@@ -152,14 +152,14 @@ func (e *Engine) depthValues(ctx context.Context, pos othello.Position, maxDepth
 	defer stopWatch()
 	t := &thread{tt: e.tt, ev8: e.ev8[pos.Mode], ev10: e.ev10[pos.Mode], salt: modeSalt(pos.Mode, false),
 		anti: pos.Mode == othello.Anti, blocked: pos.Mode.Blocked(), job: j}
-	own, opp := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+	p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
 	pl, ol := placementsLeft(pos)
 	v := make([]int, maxDepth+1)
 	for d := 1; d <= maxDepth; d++ {
 		if pos.Size() == 10 {
-			v[d] = t.mid10(own, opp, d, -inf, inf, false)
+			v[d] = t.mid10(p, o, d, -inf, inf, false)
 		} else {
-			v[d] = t.mid8(own.Lo, opp.Lo, pl, ol, d, -inf, inf, false)
+			v[d] = t.mid8(p.Lo, o.Lo, pl, ol, d, -inf, inf, false)
 		}
 	}
 	return v

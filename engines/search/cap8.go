@@ -94,7 +94,7 @@ func (t *thread) solveCapShallow(p, o uint64, pl, ol, alpha, beta int, passed bo
 	}
 	best := -inf
 	if pl > 0 {
-		for _, e := range parityOrder(empty) {
+		for _, e := range parityOrder8(empty) {
 			for ; e != 0; e &= e - 1 {
 				sq := bits.TrailingZeros64(e)
 				f := flips8(p, o, sq)

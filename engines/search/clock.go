@@ -7,8 +7,8 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// plan is how long one search may take and what it may try.
-type plan struct {
+// searchPlan is how long one search may take and what it may try.
+type searchPlan struct {
 	// soft is the time after which no new iteration starts; hard stops the
 	// search (0: no limit).
 	soft, hard time.Duration
@@ -35,7 +35,7 @@ const (
 // planMove allots think time for a move: the usable clock (remaining less a
 // reserve) spread over the moves left before the exact solve takes over,
 // at most a third of it on one move, never beyond the budget.
-func planMove(pos othello.Position, remaining, budget time.Duration) plan {
+func planMove(pos othello.Position, remaining, budget time.Duration) searchPlan {
 	n := pos.Empties().Count()
 	if remaining <= 0 && budget <= 0 {
 		remaining = 10 * time.Second
@@ -65,7 +65,7 @@ func planMove(pos othello.Position, remaining, budget time.Duration) plan {
 	}
 	hard = max(hard, minThink)
 	soft = min(soft, hard)
-	return plan{soft: soft, hard: hard, trySolve: true}
+	return searchPlan{soft: soft, hard: hard, trySolve: true}
 }
 
 // solveFits estimates whether an exact solve of n empties fits in left,

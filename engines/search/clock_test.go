@@ -23,16 +23,16 @@ func TestPlanMoveStaysInsideTheClock(t *testing.T) {
 			{100 * time.Millisecond, 0},
 			{0, 0},
 		} {
-			pl := planMove(pos, c.remaining, c.budget)
+			plan := planMove(pos, c.remaining, c.budget)
 			n := pos.Empties().Count()
-			assert.True(t, pl.trySolve)
-			assert.LessOrEqual(t, pl.soft, pl.hard, "%d empties %v", n, c)
-			assert.GreaterOrEqual(t, pl.hard, minThink)
+			assert.True(t, plan.trySolve)
+			assert.LessOrEqual(t, plan.soft, plan.hard, "%d empties %v", n, c)
+			assert.GreaterOrEqual(t, plan.hard, minThink)
 			if c.budget > 0 {
-				assert.LessOrEqual(t, pl.hard, max(c.budget-returnMargin, minThink), "%d empties %v", n, c)
+				assert.LessOrEqual(t, plan.hard, max(c.budget-returnMargin, minThink), "%d empties %v", n, c)
 			}
 			if c.remaining > time.Second {
-				assert.Less(t, pl.hard, c.remaining/2, "one move never takes half the clock: %d empties %v", n, c)
+				assert.Less(t, plan.hard, c.remaining/2, "one move never takes half the clock: %d empties %v", n, c)
 			}
 		}
 	}

@@ -8,13 +8,59 @@
 // engines.Engine (think time from the clock and budget); [Engine.Search]
 // searches to a depth, for a time or exactly.
 //
-// Layout: engine.go (the Engine, dispatch by board size), clock.go (time
-// allocation), mid8.go and end8.go (8×8 midgame search and exact solver),
-// last8.go (the last empty by flip counting), cap8.go (classic reversi's
-// 32-disc cap), root8.go (iterative deepening and root solves), ybwc.go
-// (threads sharing an exact solve by YBWC), probcut.go, calibrate.go and
-// the generated probcut_pattern.go and probcut_baseline.go (Multi-ProbCut and
-// its fits for the trained and the hand-made evaluation), search10.go
-// (10×10 modes), table.go (transposition table), pool.go and flight.go
-// (core budget, single flight), obf.go and benchpos.go (test positions).
+// # Layout
+//
+// Both board sizes:
+//   - engine.go: the Engine, its options, Move and Search, dispatch by size.
+//   - driver.go: the phases of one search (midgame deepening, then an exact
+//     solve when the clock allows), once for both sizes through the
+//     rootSearch interface.
+//   - clock.go: think time and whether a solve fits.
+//   - thread.go, job.go: a search's threads, their stop flags and results.
+//   - moves.go, pv.go: move lists and root lists (generic over the flips'
+//     type), the principal variation.
+//   - table.go: the transposition table.
+//   - probcut.go, calibrate.go, probcut_pattern.go, probcut_baseline.go:
+//     Multi-ProbCut, its calibration and the generated fits for the trained
+//     and the hand-made evaluation.
+//   - pool.go, flight.go: the core budget, single flight of identical
+//     requests.
+//   - obf.go, benchpos.go: test positions.
+//
+// Per board size, one file per phase (8×8 on uint64, 10×10 on othello.Bits):
+//
+//	board      board8.go   board10.go   masks, flips, parity order
+//	midgame    mid8.go     mid10.go     PVS, Multi-ProbCut, table
+//	exact      end8.go     end10.go     the solver
+//	root       root8.go    root10.go    iterative deepening, root solves, rootSearch
+//	8×8 only   last8.go (the last empty), cap8.go (reversi's 32-disc cap),
+//	           ybwc.go (threads sharing an exact solve by YBWC)
+//
+// Only the driver is shared between the sizes through an interface: it runs
+// a few times per search. The node functions (mid8, solve8, solveShallow,
+// lastScore8, mid10, solve10…) stay written out per size on the board's own
+// type, without interfaces or type parameters in their recursion; the
+// generic move and root lists are instantiated per size at compile time.
+// The algorithms are cited where implemented: PVS in mid8.go, Edax's
+// endgame techniques in end8.go and last8.go, YBWC in ybwc.go,
+// Multi-ProbCut in probcut.go.
+//
+// # Names
+//
+// The same in every file: a position is p, o, the discs of the side to move
+// and of its opponent, in that order. The position after a move is nextP,
+// nextO in the same order: nextP the opponent, now to move, and nextO the
+// side that moved (play10 returns them so). The 8×8 code computes nextO :=
+// p|f|bit before nextP := o&^f: in that order the compiler emits the same
+// instructions as for the mover-first pair the code had before. discsP and discsO count discs; pl and ol are the discs p and o
+// may still place (reversi's cap, else capsFree); n is the number of empty
+// squares.
+//
+// # Imports
+//
+// The package imports the standard library and, of flipbot, only engines
+// (the Engine interface it implements), engines/eval (the evaluations) and
+// engines/othello (the rules and boards). Its tests may also use testify.
+// Nothing else in flipbot is imported here: the bot, the appliance and the
+// commands import search, not the other way round.
 package search

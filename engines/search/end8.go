@@ -7,6 +7,27 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
+// The exact solver is the PVS of mid8.go on disc scores, with the endgame
+// techniques of Edax (Richard Delorme, Edax 4.4, 2017; the functions named
+// are Edax's):
+//   - the last empty scored by counting flips without making the move
+//     (last8.go; board_score_1 and count_last_flip in src/endgame.c and
+//     src/count_last_flip_kindergarten.c);
+//   - 2 and 3 empties written out (board_solve_2, search_solve_3);
+//   - up to endShallow = 7 empties (DEPTH_TO_SHALLOW_SEARCH in
+//     src/settings.h) no table and no move list, the empties tried in parity
+//     order, those of quadrants with an odd number of empties first
+//     (search_shallow);
+//   - above, fastest-first order: fewest opponent replies with the corners
+//     counted twice, then potential mobility, then parity (move_evaluate in
+//     src/move.c, bit_weighted_count in src/bit.c);
+//   - the stability cutoff from Edax's thresholds (search_SC_NWS and
+//     NWS_STABILITY_THRESHOLD in src/search.c).
+//
+// The enhanced transposition cutoff is from A. Plaat, J. Schaeffer, W. Pijls
+// and A. de Bruin, "Exploiting graph properties of game trees", AAAI-96. Deep
+// nodes share their moves between threads by YBWC (ybwc.go).
+
 // Empties at which the exact solver changes technique.
 const (
 	endShallow = 7 // at most this many empties: parity order, no table
@@ -23,8 +44,46 @@ const (
 )
 
 // stabilityThreshold[n] is the alpha from which a stability cutoff is tried
-// at n empties (Edax's table): below it the bound cannot cut.
+// at n empties (Edax 4.4's NWS_STABILITY_THRESHOLD): below it the bound
+// cannot cut.
 var stabilityThreshold = [...]int{99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64}
+
+// exact8 solves p to move exactly and returns discs, routing reversi
+// positions whose cap can still bind to the capped solver.
+func (t *thread) exact8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
+	n := 64 - pc(p|o)
+	if pl < n || ol < n {
+		return t.solveCap8(p, o, pl, ol, alpha, beta, passed)
+	}
+	return t.solve8(p, o, alpha, beta, passed)
+}
+
+// endScore8 is the final score for p of a finished 8×8 game.
+func (t *thread) endScore8(p, o uint64) int {
+	discsP, discsO := pc(p), pc(o)
+	d := discsP - discsO
+	if t.anti {
+		d = -d
+	}
+	if t.toWinner {
+		e := 64 - discsP - discsO
+		if d > 0 {
+			d += e
+		} else if d < 0 {
+			d -= e
+		}
+	}
+	return d
+}
+
+// fullScore8 is the score for p of a full 8×8 board.
+func (t *thread) fullScore8(p uint64) int {
+	d := 2*pc(p) - 64
+	if t.anti {
+		return -d
+	}
+	return d
+}
 
 // solve8 returns the exact final score of p to move (discs, the mode's
 // scoring), fail-soft within (alpha, beta). passed reports that the
@@ -105,14 +164,6 @@ func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64)
 	return best
 }
 
-// parityOrder splits empty in the order the shallow solvers try the
-// squares: first those of quadrants with an odd number of empties (parity),
-// then the others.
-func parityOrder(empty uint64) [2]uint64 {
-	odd := oddQuadrants8(empty)
-	return [2]uint64{empty & odd, empty &^ odd}
-}
-
 // solveShallow searches 4 to endShallow empties (n of them, the squares of
 // empty) in parity order, without the table and without a move list: each
 // empty square is tried in turn and flips8 says whether it is legal. Its
@@ -123,7 +174,7 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return 0
 	}
 	best := -inf
-	for _, e := range parityOrder(empty) {
+	for _, e := range parityOrder8(empty) {
 		for ; e != 0; e &= e - 1 {
 			sq := bits.TrailingZeros64(e)
 			f := flips8(p, o, sq)
@@ -155,40 +206,6 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return -t.solveShallow(o, p, -beta, -alpha, true, empty, n)
 	}
 	return best
-}
-
-// flips8 is othello.Flips8 after a cheap test that an opponent disc is next
-// to sq (else nothing can flip).
-func flips8(p, o uint64, sq int) uint64 {
-	if adjacent8[sq]&o == 0 {
-		return 0
-	}
-	return othello.Flips8(p, o, sq)
-}
-
-// move is a move in a move list: the square, the discs it flips (uint64 on
-// 8×8, othello.Bits on 10×10) and its ordering key (higher first).
-type move[F uint64 | othello.Bits] struct {
-	flips F
-	sq    int
-	key   int
-}
-
-// move8 and move10 are the moves of the two board sizes.
-type (
-	move8  = move[uint64]
-	move10 = move[othello.Bits]
-)
-
-// pickBest moves the highest-keyed move of list[i:] to position i.
-func pickBest[F uint64 | othello.Bits](list []move[F], i int) {
-	b := i
-	for j := i + 1; j < len(list); j++ {
-		if list[j].key > list[b].key {
-			b = j
-		}
-	}
-	list[i], list[b] = list[b], list[i]
 }
 
 // solveDeep searches positions with more than endShallow empties: stability
@@ -256,16 +273,19 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 			k = 1 << 20
 		case n >= endSearchOrder:
 			// Higher still: a shallow midgame search.
-			np, no := p|f|b, o&^f
-			k = -t.mid8(no, np, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
+			nextO := p | f | b
+			nextP := o &^ f
+			k = -t.mid8(nextP, nextO, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
 		case n >= endEvalOrder:
 			// High in the tree: a midgame evaluation orders better.
-			np, no := p|f|b, o&^f
-			k = -t.ev8.Score8(no, np, capsFree, capsFree)
+			nextO := p | f | b
+			nextP := o &^ f
+			k = -t.ev8.Score8(nextP, nextO, capsFree, capsFree)
 		default:
-			np, no := p|f|b, o&^f
-			r := othello.Legal8(no, np)
-			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)
+			nextO := p | f | b
+			nextP := o &^ f
+			r := othello.Legal8(nextP, nextO)
+			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
 			if odd&b != 0 {
 				k += 4
 			}
@@ -277,15 +297,16 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		pickBest(list, i)
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {
-			v = -t.solve8(no, np, -beta, -lo, false)
+			v = -t.solve8(nextP, nextO, -beta, -lo, false)
 		} else {
-			v = -t.solve8(no, np, -lo-1, -lo, false)
+			v = -t.solve8(nextP, nextO, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.solve8(no, np, -beta, -v, false)
+				v = -t.solve8(nextP, nextO, -beta, -v, false)
 			}
 		}
 		if t.aborted {

@@ -159,11 +159,11 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		mv := legal.First()
 		return engines.Result{Move: mv, PV: []int{mv}, Elapsed: time.Since(start)}, nil
 	}
-	pl := planMove(pos, req.Remaining, req.Budget)
-	ctx, cancel := context.WithTimeout(ctx, pl.hard)
+	plan := planMove(pos, req.Remaining, req.Budget)
+	ctx, cancel := context.WithTimeout(ctx, plan.hard)
 	defer cancel()
 	res, shared, err := e.flights.do(ctx, flightKey{pos: pos}, func() (outcomeStats, error) {
-		return e.search(ctx, pos, pl)
+		return e.search(ctx, pos, plan)
 	})
 	if err != nil || !res.ok || !legal.Has(res.move) {
 		// No usable answer (a shared search outlived our budget): play the
@@ -186,11 +186,11 @@ func (e *Engine) Search(ctx context.Context, pos othello.Position, lim Limits) (
 	if pos.Legal().IsZero() {
 		return engines.Result{Move: othello.Pass, Elapsed: time.Since(start)}, nil
 	}
-	pl := plan{soft: lim.Time, hard: lim.Time, maxDepth: lim.Depth, exact: lim.Exact, toWinner: lim.EmptiesToWinner}
+	plan := searchPlan{soft: lim.Time, hard: lim.Time, maxDepth: lim.Depth, exact: lim.Exact, toWinner: lim.EmptiesToWinner}
 	if lim.Time <= 0 {
-		pl.soft, pl.hard = 1<<62, 0
+		plan.soft, plan.hard = 1<<62, 0
 	}
-	res, err := e.search(ctx, pos, pl)
+	res, err := e.search(ctx, pos, plan)
 	if err != nil {
 		return engines.Result{}, err
 	}
@@ -233,12 +233,12 @@ func (e *Engine) quickMove(pos othello.Position) int {
 
 // staticScore evaluates pos for its side to move.
 func (e *Engine) staticScore(pos othello.Position) int {
-	own, opp := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+	p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
 	if pos.Size() == 10 {
-		return e.ev10[pos.Mode].Score10(own, opp)
+		return e.ev10[pos.Mode].Score10(p, o)
 	}
 	pl, ol := placementsLeft(pos)
-	return e.ev8[pos.Mode].Score8(own.Lo, opp.Lo, pl, ol)
+	return e.ev8[pos.Mode].Score8(p.Lo, o.Lo, pl, ol)
 }
 
 // placementsLeft returns the discs the side to move and its opponent may
@@ -259,12 +259,12 @@ func modeSalt(m othello.Mode, toWinner bool) uint64 {
 	return s
 }
 
-// search runs one search of pos under plan pl with threads from the pool.
-func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (outcomeStats, error) {
+// search runs one search of pos under plan with threads from the pool.
+func (e *Engine) search(ctx context.Context, pos othello.Position, plan searchPlan) (outcomeStats, error) {
 	// Wait for a core at most a tenth of the think time (between 5 and
 	// 100 ms); past that, search on one thread anyway.
-	wait := max(5*time.Millisecond, min(100*time.Millisecond, pl.hard/10))
-	if pl.hard <= 0 {
+	wait := max(5*time.Millisecond, min(100*time.Millisecond, plan.hard/10))
+	if plan.hard <= 0 {
 		wait = time.Second
 	}
 	got, err := e.pool.acquire(ctx, e.threads, wait)
@@ -273,22 +273,28 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 	}
 	defer e.pool.release(got)
 	n := max(got, 1)
-	j := &job{start: time.Now(), soft: pl.soft}
-	if pl.hard > 0 {
-		timer := time.AfterFunc(pl.hard, func() { j.stop.Store(true) })
+	j := &job{start: time.Now(), soft: plan.soft}
+	if plan.hard > 0 {
+		timer := time.AfterFunc(plan.hard, func() { j.stop.Store(true) })
 		defer timer.Stop()
 	}
 	stopWatch := context.AfterFunc(ctx, func() { j.stop.Store(true) })
 	defer stopWatch()
 	threads := make([]*thread, n)
 	for i := range threads {
-		threads[i] = &thread{tt: e.tt, ev8: e.ev8[pos.Mode], ev10: e.ev10[pos.Mode], salt: modeSalt(pos.Mode, pl.toWinner), mpc: e.mpc[pos.Mode],
-			anti: pos.Mode == othello.Anti, toWinner: pl.toWinner, blocked: pos.Mode.Blocked(), id: i, job: j}
+		threads[i] = &thread{tt: e.tt, ev8: e.ev8[pos.Mode], ev10: e.ev10[pos.Mode], salt: modeSalt(pos.Mode, plan.toWinner), mpc: e.mpc[pos.Mode],
+			anti: pos.Mode == othello.Anti, toWinner: plan.toWinner, blocked: pos.Mode.Blocked(), id: i, job: j}
 	}
-	if pos.Size() == 10 {
-		e.search10(j, threads, pos, pl)
-	} else {
-		e.search8(j, threads, pos, pl)
+	switch {
+	case centreOpen(pos):
+		// The opening placements of classic reversi flip nothing and
+		// FlipSight never asks for them: play the best by evaluation.
+		mv := e.quickMove(pos)
+		j.publish(outcome{move: mv, depth: 1, pv: []int{mv}})
+	case pos.Size() == 10:
+		drive(j, threads, newRootSearch10(pos), plan)
+	default:
+		drive(j, threads, newRootSearch8(pos), plan)
 	}
 	out := outcomeStats{outcome: j.result(), elapsed: j.elapsed()}
 	for _, t := range threads {
@@ -303,97 +309,9 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, pl plan) (out
 	return out, nil
 }
 
-// exactPreDepth is the deepest midgame search run before an exact solve to
-// guess its score and fill the table with first moves.
-var exactPreDepth = 8
-
-// solveRootPhase8 runs an exact root solve: on one thread alone, or with
-// the helpers sharing the work by YBWC (ybwc.go).
-func solveRootPhase8(j *job, threads []*thread, p, o uint64, pl, ol, first, guess int) {
-	var y *ybwc
-	if len(threads) > 1 {
-		y = newYBWC()
-	}
-	for _, t := range threads {
-		t.yb, t.sp = y, nil
-	}
-	defer func() {
-		for _, t := range threads {
-			t.yb = nil
-		}
-	}()
-	runPhase(j, threads, func(t *thread) {
-		if t.id == 0 {
-			if y != nil {
-				defer y.shutdown()
-			}
-			t.solveRoot8(p, o, pl, ol, first, guess)
-		} else {
-			t.help(y)
-		}
-	})
-}
-
-// roundDisc converts an evaluation to the nearest even disc score (final
-// scores of 8×8 games without empties are even).
-func roundDisc(v int) int {
-	d := floorDiv(v+eval.Disc, 2*eval.Disc) * 2
-	return max(-64, min(64, d))
-}
-
 // centreOpen reports whether a reversi position still has an empty centre
 // square (only those may be played, without flips).
 func centreOpen(pos othello.Position) bool {
 	const centre = 1<<27 | 1<<28 | 1<<35 | 1<<36
 	return pos.Mode == othello.Reversi && (pos.Black.Lo|pos.White.Lo)&centre != centre
-}
-
-// search8 searches an 8×8 position.
-func (e *Engine) search8(j *job, threads []*thread, pos othello.Position, pl plan) {
-	if centreOpen(pos) {
-		// The opening placements of classic reversi flip nothing and
-		// FlipSight never asks for them: play the best by evaluation.
-		mv := e.quickMove(pos)
-		j.publish(outcome{move: mv, depth: 1, pv: []int{mv}})
-		return
-	}
-	p, o := pos.Discs(pos.Turn).Lo, pos.Discs(pos.Turn.Opponent()).Lo
-	cp, co := placementsLeft(pos)
-	n := 64 - pc(p|o)
-	if pl.exact {
-		// A short midgame search guesses the score and the first move.
-		guess, first := 99, -1
-		if n > 14 {
-			j.soft = 1 << 62
-			runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, min(exactPreDepth, n-8)) })
-			if r := j.result(); r.ok && !j.stop.Load() {
-				guess, first = roundDisc(r.score), r.move
-			}
-		}
-		solveRootPhase8(j, threads, p, o, cp, co, first, guess)
-		return
-	}
-	solve := pl.trySolve && n <= 30 && solveFits(n, 0, 0, pl.hard, 8)
-	if solve {
-		// A short midgame search first: its move is the fallback and
-		// orders the solve.
-		j.soft = min(pl.soft, pl.hard/8)
-	}
-	runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, pl.maxDepth) })
-	mid := j.result()
-	if !solve || mid.exact || j.stop.Load() {
-		return
-	}
-	var nodes uint64
-	for _, t := range threads {
-		nodes += t.nodes
-	}
-	left := pl.hard - j.elapsed()
-	if !solveFits(n, nodes, j.elapsed(), left, 8) {
-		// Not enough time to solve: go on deepening the midgame search.
-		j.soft = pl.soft
-		runPhase(j, threads, func(t *thread) { t.iterate8(p, o, cp, co, pl.maxDepth) })
-		return
-	}
-	solveRootPhase8(j, threads, p, o, cp, co, mid.move, roundDisc(mid.score))
 }

@@ -52,8 +52,9 @@ func makeLastTables8() *lastTables8 {
 // square of the board (every other square not p's is the opponent's), without
 // making the move: each of the four lines through sq is gathered into a byte
 // indexed by column (row for the column line) and looked up. The last empty
-// is the solver's most frequent node, and this is its fast path (Edax's
-// count_last_flip).
+// is the solver's most frequent node, and this is its fast path (Edax 4.4's
+// count_last_flip, src/count_last_flip_kindergarten.c: a multiplication
+// gathers a line into a byte that indexes a table of flip counts).
 func lastFlips8(p uint64, sq int) int {
 	t := lastTab8
 	r, c := uint(sq>>3), uint(sq&7)
@@ -70,12 +71,12 @@ func lastFlips8(p uint64, sq int) int {
 // it flips, else the opponent, else nobody. It only counts flips (lastFlips8)
 // and never builds the final board.
 func (t *thread) lastScore8(p uint64, sq int) int {
-	np := bits.OnesCount64(p)
+	discsP := bits.OnesCount64(p)
 	var d int
 	if n := lastFlips8(p, sq); n > 0 {
-		d = 2*(np+n+1) - 64
+		d = 2*(discsP+n+1) - 64
 	} else if n := lastFlips8(^p&^(1<<uint(sq)), sq); n > 0 {
-		d = 2*(np-n) - 64
+		d = 2*(discsP-n) - 64
 	} else {
 		return t.endScore8(p, ^p&^(1<<uint(sq)))
 	}

@@ -7,20 +7,21 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
+// The 8×8 midgame search is a fail-soft principal variation search (T. A.
+// Marsland and M. Campbell, "Parallel search of strongly ordered game
+// trees", ACM Computing Surveys 14(4):533–551, 1982) in the form of
+// NegaScout (A. Reinefeld, "An improvement to the Scout tree-search
+// algorithm", ICCA Journal 6(4):4–14, 1983): the first move with the full
+// window, the others with a null window, and one that fails high inside the
+// window searched again from its value up. The same PVS runs in the 10×10
+// search (mid10.go), both exact solvers (end8.go, end10.go) and the root
+// searches (root8.go, root10.go). Around it: the transposition table
+// (table.go), Multi-ProbCut (probcut.go), internal iterative deepening for a
+// first move, and the exact solver near the end.
+
 // midSolve is the number of empties from which a midgame search that
 // reaches the end of the game calls the exact solver instead.
 const midSolve = 12
-
-// capsFree is the placements-left figure of modes without reversi's cap.
-const capsFree = 99
-
-// legal8 returns the moves of p, none when p may place no more discs.
-func legal8(p, o uint64, pl int) uint64 {
-	if pl <= 0 {
-		return 0
-	}
-	return othello.Legal8(p, o)
-}
 
 // key8 is the table key of an 8×8 position with n empties and its
 // placements left. The counts are left out when the cap cannot bind (every
@@ -31,27 +32,6 @@ func (t *thread) key8(p, o uint64, pl, ol, n int) uint64 {
 		return hash8(p, o, t.salt)
 	}
 	return hash8(p, o, t.salt+uint64(pl)<<8+uint64(ol)+1<<20)
-}
-
-// floorDiv and ceilDiv convert eval-unit bounds to disc bounds.
-func floorDiv(a, b int) int {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, b int) int { return -floorDiv(-a, b) }
-
-// exact8 solves p to move exactly and returns discs, routing reversi
-// positions whose cap can still bind to the capped solver.
-func (t *thread) exact8(p, o uint64, pl, ol, alpha, beta int, passed bool) int {
-	n := 64 - pc(p|o)
-	if pl < n || ol < n {
-		return t.solveCap8(p, o, pl, ol, alpha, beta, passed)
-	}
-	return t.solve8(p, o, alpha, beta, passed)
 }
 
 // mid8 is the midgame search: a fail-soft PVS to depth plies in evaluation
@@ -136,9 +116,10 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		case depth >= 3:
 			k = -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)
 		default:
-			np, no := p|f|b, o&^f
-			r := othello.Legal8(no, np)
-			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(np)&empty&^b)
+			nextO := p | f | b
+			nextP := o &^ f
+			r := othello.Legal8(nextP, nextO)
+			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
 			if b&corners8 != 0 {
 				k += 32
 			}
@@ -150,15 +131,16 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		pickBest(list, i)
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 || beta-lo <= 1 {
-			v = -t.mid8(no, np, ol, pl-1, depth-1, -beta, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, depth-1, -beta, -lo, false)
 		} else {
-			v = -t.mid8(no, np, ol, pl-1, depth-1, -lo-1, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, depth-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.mid8(no, np, ol, pl-1, depth-1, -beta, -v, false)
+				v = -t.mid8(nextP, nextO, ol, pl-1, depth-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {

@@ -9,7 +9,11 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// Multi-ProbCut (Buro): at a null-window midgame node of depth d, a search
+// Multi-ProbCut: M. Buro, "Experiments with Multi-ProbCut and a new
+// high-quality evaluation function for Othello", NEC Research Institute
+// technical report 96, 1997 (in Games in AI Research, 2000), after ProbCut
+// (M. Buro, "ProbCut: an effective selective extension of the alpha-beta
+// algorithm", ICCA Journal 18(2), 1995). At a null-window midgame node of depth d, a search
 // of shallow depth s predicts the deep value as v_d ≈ A·v_s + B with a
 // residual error σ, fitted per mode, phase and depth on positions that
 // `flipengine probcut` searches (CalibrateProbCut). When the shallow search

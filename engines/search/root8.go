@@ -8,54 +8,17 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// rootMoveOf is a move at the root with the score of its last search; F is
-// the flips' type of the board size (see move).
-type rootMoveOf[F uint64 | othello.Bits] struct {
-	sq    int
-	flips F
-	score int
-}
-
-// rootMove and rootMove10 are the root moves of the two board sizes.
-type (
-	rootMove   = rootMoveOf[uint64]
-	rootMove10 = rootMoveOf[othello.Bits]
-)
-
 // rootMoves8 lists the moves of p, best first by a shallow evaluation.
-func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove {
-	var list []rootMove
+func (t *thread) rootMoves8(p, o uint64, pl, ol int) []rootMove8 {
+	var list []rootMove8
 	for m := legal8(p, o, pl); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := othello.Flips8(p, o, sq)
 		b := uint64(1) << uint(sq)
-		list = append(list, rootMove{sq: sq, flips: f, score: -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)})
+		list = append(list, rootMove8{sq: sq, flips: f, score: -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)})
 	}
 	sortRoot(list)
 	return list
-}
-
-// sortRoot orders root moves by score, best first, keeping the order of
-// equal scores (insertion sort: lists are short).
-func sortRoot[F uint64 | othello.Bits](list []rootMoveOf[F]) {
-	for i := 1; i < len(list); i++ {
-		for j := i; j > 0 && list[j].score > list[j-1].score; j-- {
-			list[j], list[j-1] = list[j-1], list[j]
-		}
-	}
-}
-
-// rotate turns helper threads' root lists so that they start on different
-// moves than the main thread (Lazy SMP diversity).
-func rotate[F uint64 | othello.Bits](list []rootMoveOf[F], id int) {
-	if id == 0 || len(list) < 3 {
-		return
-	}
-	k := 1 + (id-1)%(len(list)-1)
-	rest := append([]rootMoveOf[F](nil), list[1:]...)
-	for i := range rest {
-		list[1+i] = rest[(i+k-1)%len(rest)]
-	}
 }
 
 // iterate8 is the midgame iterative deepening with aspiration windows. The
@@ -112,20 +75,21 @@ func (t *thread) iterate8(p, o uint64, pl, ol, maxDepth int) {
 
 // root8 searches the root moves to depth d within (alpha, beta) by PVS and
 // moves the best to the front of list.
-func (t *thread) root8(list []rootMove, p, o uint64, pl, ol, d, alpha, beta int) int {
+func (t *thread) root8(list []rootMove8, p, o uint64, pl, ol, d, alpha, beta int) int {
 	best, bi := -inf, 0
 	for i := range list {
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {
-			v = -t.mid8(no, np, ol, pl-1, d-1, -beta, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, d-1, -beta, -lo, false)
 		} else {
-			v = -t.mid8(no, np, ol, pl-1, d-1, -lo-1, -lo, false)
+			v = -t.mid8(nextP, nextO, ol, pl-1, d-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.mid8(no, np, ol, pl-1, d-1, -beta, -v, false)
+				v = -t.mid8(nextP, nextO, ol, pl-1, d-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {
@@ -155,7 +119,7 @@ func (t *thread) root8(list []rootMove, p, o uint64, pl, ol, d, alpha, beta int)
 
 // aspiration is the half-width of the first window of an exact solve
 // around the guessed score.
-var aspiration = 8
+const aspiration = 8
 
 // solveRoot8 solves the root exactly (discs) and publishes the result
 // unless the phase ends first. first, when a root move, is searched first;
@@ -217,20 +181,21 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 
 // solveRootWindow8 solves the root moves within (alpha, beta) by PVS and
 // moves the best to the front.
-func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, beta int) int {
+func (t *thread) solveRootWindow8(list []rootMove8, p, o uint64, pl, ol, alpha, beta int) int {
 	best, bi := -inf, 0
 	for i := range list {
 		mv := &list[i]
 		b := uint64(1) << uint(mv.sq)
-		np, no := p|mv.flips|b, o&^mv.flips
+		nextO := p | mv.flips | b
+		nextP := o &^ mv.flips
 		lo := max(alpha, best)
 		var v int
 		if i == 0 {
-			v = -t.exact8(no, np, ol, pl-1, -beta, -lo, false)
+			v = -t.exact8(nextP, nextO, ol, pl-1, -beta, -lo, false)
 		} else {
-			v = -t.exact8(no, np, ol, pl-1, -lo-1, -lo, false)
+			v = -t.exact8(nextP, nextO, ol, pl-1, -lo-1, -lo, false)
 			if v > lo && v < beta && !t.aborted {
-				v = -t.exact8(no, np, ol, pl-1, -beta, -v, false)
+				v = -t.exact8(nextP, nextO, ol, pl-1, -beta, -v, false)
 			}
 		}
 		if t.aborted {
@@ -254,7 +219,7 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 			if t.aborted {
 				return best
 			}
-			bi = slices.IndexFunc(list, func(m rootMove) bool { return m.sq == bm })
+			bi = slices.IndexFunc(list, func(m rootMove8) bool { return m.sq == bm })
 			break
 		}
 	}
@@ -269,45 +234,6 @@ func (t *thread) solveRootWindow8(list []rootMove, p, o uint64, pl, ol, alpha, b
 // pv8 follows the table's best moves from the root move first.
 func (t *thread) pv8(p, o uint64, pl, ol, first, maxLen int) []int {
 	return followPV(t, &pvPos8{p: p, o: o, pl: pl, ol: ol}, first, maxLen)
-}
-
-// pvPos is a position walked by followPV: the one implementation of the
-// principal variation for both board sizes.
-type pvPos interface {
-	// play plays mv for the side to move and hands the turn over.
-	play(mv int)
-	// moves reports whether the side to move has a move; pass hands the
-	// turn over without one.
-	canMove() bool
-	pass()
-	// legal reports whether mv is a legal move of the side to move.
-	legal(mv int) bool
-	// key is the position's table key.
-	key(t *thread) uint64
-}
-
-// followPV follows the table's best moves from the root move first, at
-// most maxLen moves, passes included.
-func followPV(t *thread, pos pvPos, first, maxLen int) []int {
-	pv := []int{first}
-	mv := first
-	for len(pv) < maxLen {
-		pos.play(mv)
-		if !pos.canMove() {
-			pos.pass()
-			if !pos.canMove() {
-				break
-			}
-			pv = append(pv, othello.Pass)
-		}
-		e, ok := t.tt.probe(pos.key(t))
-		if !ok || e.move < 0 || !pos.legal(e.move) {
-			break
-		}
-		mv = e.move
-		pv = append(pv, mv)
-	}
-	return pv
 }
 
 // pvPos8 is an 8×8 pvPos with reversi's placements left.
@@ -333,17 +259,72 @@ func (x *pvPos8) legal(mv int) bool {
 
 func (x *pvPos8) key(t *thread) uint64 { return t.key8(x.p, x.o, x.pl, x.ol, 64-pc(x.p|x.o)) }
 
-// pvPos10 is a 10×10 pvPos.
-type pvPos10 struct {
-	p, o, blocked othello.Bits
+// rootSearch8 is an 8×8 root for drive (driver.go).
+type rootSearch8 struct {
+	p, o   uint64
+	pl, ol int // placements left: reversi's cap, or capsFree
 }
 
-func (x *pvPos10) play(mv int) { x.p, x.o = play10(x.p, x.o, mv, othello.Flips10(x.p, x.o, mv)) }
+func newRootSearch8(pos othello.Position) *rootSearch8 {
+	pl, ol := placementsLeft(pos)
+	return &rootSearch8{p: pos.Discs(pos.Turn).Lo, o: pos.Discs(pos.Turn.Opponent()).Lo, pl: pl, ol: ol}
+}
 
-func (x *pvPos10) canMove() bool { return !othello.Legal10(x.p, x.o, x.blocked).IsZero() }
+func (r *rootSearch8) empties() int { return 64 - pc(r.p|r.o) }
 
-func (x *pvPos10) pass() { x.p, x.o = x.o, x.p }
+func (r *rootSearch8) size() int { return 8 }
 
-func (x *pvPos10) legal(mv int) bool { return othello.Legal10(x.p, x.o, x.blocked).Has(mv) }
+func (r *rootSearch8) solveMax() int { return 30 }
 
-func (x *pvPos10) key(t *thread) uint64 { return t.key10(x.p, x.o) }
+// exactPreDepth is the deepest midgame search run before an exact solve to
+// guess its score and fill the table with first moves.
+const exactPreDepth = 8
+
+// preDepth searches positions of more than 14 empties to exactPreDepth
+// before a solve, at most 8 plies short of the end.
+func (r *rootSearch8) preDepth() int {
+	if n := r.empties(); n > 14 {
+		return min(exactPreDepth, n-8)
+	}
+	return 0
+}
+
+func (r *rootSearch8) iterate(t *thread, maxDepth int) { t.iterate8(r.p, r.o, r.pl, r.ol, maxDepth) }
+
+// solve runs an exact root solve: on one thread alone, or with the helpers
+// sharing the work by YBWC (ybwc.go). The guess is rounded to discs.
+func (r *rootSearch8) solve(j *job, threads []*thread, first, guess int) {
+	g := 99 // outside −64…64: no aspiration window
+	if guess != noGuess {
+		g = roundDisc(guess)
+	}
+	var y *ybwc
+	if len(threads) > 1 {
+		y = newYBWC()
+	}
+	for _, t := range threads {
+		t.yb, t.sp = y, nil
+	}
+	defer func() {
+		for _, t := range threads {
+			t.yb = nil
+		}
+	}()
+	runPhase(j, threads, func(t *thread) {
+		if t.id == 0 {
+			if y != nil {
+				defer y.shutdown()
+			}
+			t.solveRoot8(r.p, r.o, r.pl, r.ol, first, g)
+		} else {
+			t.help(y)
+		}
+	})
+}
+
+// roundDisc converts an evaluation to the nearest even disc score (final
+// scores of 8×8 games without empties are even).
+func roundDisc(v int) int {
+	d := floorDiv(v+eval.Disc, 2*eval.Disc) * 2
+	return max(-64, min(64, d))
+}

@@ -50,29 +50,13 @@ func (t *thread) poll() bool {
 	return t.aborted
 }
 
-// endScore8 is the final score for p of a finished 8×8 game.
-func (t *thread) endScore8(p, o uint64) int {
-	np, no := pc(p), pc(o)
-	d := np - no
-	if t.anti {
-		d = -d
+// floorDiv and ceilDiv convert eval-unit bounds to disc bounds.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
 	}
-	if t.toWinner {
-		e := 64 - np - no
-		if d > 0 {
-			d += e
-		} else if d < 0 {
-			d -= e
-		}
-	}
-	return d
+	return q
 }
 
-// fullScore8 is the score for p of a full 8×8 board.
-func (t *thread) fullScore8(p uint64) int {
-	d := 2*pc(p) - 64
-	if t.anti {
-		return -d
-	}
-	return d
-}
+func ceilDiv(a, b int) int { return -floorDiv(-a, b) }

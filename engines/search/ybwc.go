@@ -6,7 +6,11 @@ import (
 	"sync/atomic"
 )
 
-// Parallel exact solving by Young Brothers Wait (YBWC): a node of the exact
+// Parallel exact solving by the Young Brothers Wait Concept and the helpful
+// master of R. Feldmann, B. Monien, P. Mysliwietz and O. Vornberger,
+// "Distributed game-tree search", ICCA Journal 12(2):65–73, 1989 (the
+// chapter "Distributed game tree search" in Parallel Algorithms for Machine
+// Intelligence and Vision, Springer 1990, names both): a node of the exact
 // solver with at least splitMin empties (and the root) searches its first
 // move alone; once that is done, if a thread of the search is idle, the
 // remaining moves become a split point that every idle thread may take moves
@@ -198,10 +202,11 @@ func (t *thread) splitMove(sp *splitPoint, mv move8, lo int) int {
 	t.sp = sp
 	defer func() { t.sp = saved }()
 	b := uint64(1) << uint(mv.sq)
-	np, no := sp.p|mv.flips|b, sp.o&^mv.flips
-	v := -t.exact8(no, np, sp.ol, sp.pl-1, -lo-1, -lo, false)
+	nextO := sp.p | mv.flips | b
+	nextP := sp.o &^ mv.flips
+	v := -t.exact8(nextP, nextO, sp.ol, sp.pl-1, -lo-1, -lo, false)
 	if v > lo && v < sp.beta && !t.aborted {
-		v = -t.exact8(no, np, sp.ol, sp.pl-1, -sp.beta, -v, false)
+		v = -t.exact8(nextP, nextO, sp.ol, sp.pl-1, -sp.beta, -v, false)
 	}
 	return v
 }

@@ -132,8 +132,19 @@ type model struct {
 func edaxModel() model { return model{base: 58 * MiB, entry: 27, min: 10, max: 22} }
 
 // egaroucidModel is Egaroucid for Console 7.8 built low-memory (see
-// EgaroucidBase): a 24-byte Hash_node; -hash 10 to 25 (its default).
-func egaroucidModel() model { return model{base: EgaroucidBase, entry: 24, min: 10, max: 25} }
+// EgaroucidBase): a 24-byte Hash_node; -hash 10 to EgaroucidMaxTable.
+func egaroucidModel() model {
+	return model{base: EgaroucidBase, entry: 24, min: 10, max: EgaroucidMaxTable}
+}
+
+// EgaroucidMaxTable is the largest -hash level given to Egaroucid however
+// much memory there is (its own default is 25): the low-memory build writes
+// its whole table at start, which took 3.8–4.4 s of CPU at level 25 against
+// 2.1–2.5 s at 23 on the build VM (docs/measurements/2026-12-04-*), for a
+// table of 8 M entries against 33 M, where the moves of a 60 s match search
+// up to about 10 M nodes (the strength lost was not measured). The stock
+// build starts as slowly at any level (its 2^25-entry table is static).
+const EgaroucidMaxTable = 23
 
 // EgaroucidBase is the peak resident size of Egaroucid for Console 7.8
 // with the smallest table (-hash 10), built low-memory: with its table on

@@ -63,6 +63,7 @@ func TestPlans(t *testing.T) {
 		{"egaroucid, Pi 3, two matches", pi3, 4, Egaroucid, false, 10, "egaroucid"},
 		{"egaroucid, Pi 4 2 GB, two matches", pi4x2, 4, Egaroucid, true, 0, "egaroucid"},
 		{"egaroucid, Pi 4 4 GB, two matches", pi4x4, 4, Egaroucid, true, 0, "egaroucid"},
+		{"egaroucid, a 24 GB PC, two matches", Machine{Memory: 24 << 30, Cores: 2}, 4, Egaroucid, true, EgaroucidMaxTable, "egaroucid"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,7 +92,7 @@ func TestTableFromMiB(t *testing.T) {
 	assert.Equal(t, 21, EdaxTable(64), "2^21 × 27 B = 54 MiB ≤ 64 MiB < 2^22 × 27 B")
 	assert.Equal(t, 22, EdaxTable(1<<16), "at most Edax's default")
 	assert.Equal(t, 21, EgaroucidTable(64), "2^21 × 24 B = 48 MiB")
-	assert.Equal(t, 25, EgaroucidTable(1<<16))
+	assert.Equal(t, EgaroucidMaxTable, EgaroucidTable(1<<16), "at most 23, however much memory")
 }
 
 func TestPairs(t *testing.T) {

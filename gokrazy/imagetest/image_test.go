@@ -72,13 +72,32 @@ func TestImageRefusesBadTokenFile(t *testing.T) {
 	assert.NotContains(t, out, "fsbm_0123456789abcdef")
 }
 
+// egaroucidSrcEnv names an Egaroucid source tree for the tests that build
+// it: a checkout of github.com/Nyanyan/Egaroucid made outside every
+// repository, with its evaluation files in bin/resources (engines/README.md,
+// "Real programs in tests").
+const egaroucidSrcEnv = "FLIPBOT_EGAROUCID_SRC"
+
+// egaroucidSrc returns the source tree that egaroucidSrcEnv names, or "" when
+// it is unset or holds no src/Egaroucid_for_Console.cpp.
+func egaroucidSrc() string {
+	src := os.Getenv(egaroucidSrcEnv)
+	if src == "" {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(src, "src", "Egaroucid_for_Console.cpp")); err != nil {
+		return ""
+	}
+	return src
+}
+
 // egaroucidStage builds Egaroucid once for the package's tests (the VM
 // test puts it into the image), or returns "" when it cannot be built here.
 func egaroucidStage(t *testing.T) string {
 	t.Helper()
 	stageOnce.Do(func() {
-		src := filepath.Join(repoRoot(t), "..", "shared", "engines", "egaroucid-7.8")
-		if _, err := os.Stat(filepath.Join(src, "src", "Egaroucid_for_Console.cpp")); err != nil {
+		src := egaroucidSrc()
+		if src == "" {
 			return
 		}
 		for _, c := range []string{"aarch64-linux-gnu-g++", "qemu-aarch64"} {
@@ -95,13 +114,13 @@ func egaroucidStage(t *testing.T) string {
 }
 
 // TestEgaroucidRecipe cross-compiles Egaroucid for linux/arm64 with make
-// egaroucid from the sources in ../shared/engines, and plays a move with it
-// under qemu-aarch64 (with the stand-in evaluation there).
+// egaroucid from the source tree that FLIPBOT_EGAROUCID_SRC names, and plays
+// a move with it under qemu-aarch64 (with the evaluation in its
+// bin/resources).
 func TestEgaroucidRecipe(t *testing.T) {
 	need(t, "aarch64-linux-gnu-g++", "qemu-aarch64")
-	src := filepath.Join(repoRoot(t), "..", "shared", "engines", "egaroucid-7.8")
-	if _, err := os.Stat(filepath.Join(src, "src", "Egaroucid_for_Console.cpp")); err != nil {
-		t.Skipf("SKIPPED: no Egaroucid source tree at %s", src)
+	if egaroucidSrc() == "" {
+		t.Skipf("SKIPPED: set %s to an Egaroucid source tree (src/Egaroucid_for_Console.cpp, bin/resources; engines/README.md)", egaroucidSrcEnv)
 	}
 	stage := egaroucidStage(t)
 	bin := filepath.Join(stage, "Egaroucid_for_Console")

@@ -73,7 +73,9 @@ func Install(t testing.TB, behaviour string) string {
 // 3"), slow (go takes a minute), slowstart (go takes a minute in the
 // starting position), crash (exit on go), illegal (answer a1), garbage (an
 // error line before the answer), loading (the first command is read after
-// 600 ms, as a real start-up), deaf (never reads a command), hog [MiB]
+// 600 ms, as a real start-up), startup MS (the same after MS milliseconds:
+// a program that takes that long to become ready), deaf (never reads a
+// command), hog [MiB]
 // (HogMiB, or MiB, allocated and touched before the first command is read,
 // like the stock build's tables), hogslow [MiB] (the same, then 30 s before
 // reading it), think MS (go takes MS milliseconds).
@@ -90,6 +92,7 @@ func Fake(args []string) int {
 		return 6
 	}
 	quiet := slices.Contains(args, "-quiet") || behaviour == "showvalue"
+	fmt.Fprintln(os.Stderr, "env GLIBC_TUNABLES="+os.Getenv("GLIBC_TUNABLES"))
 	if fi, err := os.Stat("resources"); err != nil || !fi.IsDir() {
 		fmt.Fprintln(os.Stderr, "[ERROR] resources not found")
 		return 6
@@ -97,6 +100,8 @@ func Fake(args []string) int {
 	switch behaviour {
 	case "loading":
 		time.Sleep(600 * time.Millisecond)
+	case "startup":
+		time.Sleep(time.Duration(n) * time.Millisecond)
 	case "deaf":
 		time.Sleep(time.Hour)
 	case "hog", "hogslow":

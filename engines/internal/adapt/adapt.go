@@ -80,6 +80,42 @@ func WithBudget(ctx context.Context, start time.Time, req engines.Request) (cont
 	return context.WithDeadline(ctx, start.Add(Budget(req)))
 }
 
+// ReadyMargin is the part of a move's budget that a wait for an engine
+// still starting leaves: time for a short search and its answer once the
+// engine is ready, or for the caller's fallback move when it is not.
+const ReadyMargin = 500 * time.Millisecond
+
+// ReadyBy returns when a move that started at start stops waiting for an
+// engine process that is still starting: ReadyMargin (half the budget,
+// when that is less) before its budget ends. An adapter then returns an
+// error wrapping engines.ErrNotReady and keeps the process starting for the
+// next move. The wait is as long as the budget allows because the moves
+// made while a process loads come one after the other: the clock they
+// spend waiting is the start-up's, whatever each one's share, and a longer
+// wait leaves fewer of them to fallbacks.
+func ReadyBy(start time.Time, req engines.Request) time.Time {
+	b := Budget(req)
+	return start.Add(max(0, b-min(ReadyMargin, b/2)))
+}
+
+// After returns req as it stands once waited of it has passed (a wait for
+// the engine's start-up, or for its turn): the mover's clock and the budget
+// less waited, so that a think time planned from it fits in what is left.
+func After(req engines.Request, waited time.Duration) engines.Request {
+	if waited <= 0 {
+		return req
+	}
+	b := Budget(req) - waited
+	if b <= 0 {
+		b = -1 // Budget reports none left
+	}
+	req.Budget = b
+	if req.Remaining > 0 {
+		req.Remaining = max(req.Remaining-waited, time.Nanosecond)
+	}
+	return req
+}
+
 // ErrTimeout is wrapped by the error an adapter returns when the engine
 // did not answer within the budget.
 var ErrTimeout = errors.New("engine did not answer within the budget")

@@ -109,3 +109,29 @@ func withEmpties(t *testing.T, empties int) othello.Position {
 	pos.White = othello.Bits{}
 	return pos
 }
+
+func TestReadyBy(t *testing.T) {
+	start := time.Now()
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 4 * time.Second}
+	assert.Equal(t, start.Add(4*time.Second-ReadyMargin), ReadyBy(start, req), "ReadyMargin before the budget")
+	req.Budget = 300 * time.Millisecond
+	assert.Equal(t, start.Add(150*time.Millisecond), ReadyBy(start, req), "half a budget shorter than the margin")
+	req.Budget = -time.Second
+	assert.Equal(t, start, ReadyBy(start, req), "no budget, no wait")
+}
+
+func TestAfter(t *testing.T) {
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 4 * time.Second}
+	got := After(req, 1500*time.Millisecond)
+	assert.Equal(t, 58500*time.Millisecond, got.Remaining)
+	assert.Equal(t, 2500*time.Millisecond, Budget(got))
+	assert.Less(t, ThinkTime(got, 200*time.Millisecond), ThinkTime(req, 200*time.Millisecond))
+	assert.Equal(t, req, After(req, 0))
+
+	assert.Zero(t, Budget(After(req, 5*time.Second)), "nothing left")
+	assert.Positive(t, After(req, 2*time.Minute).Remaining)
+
+	offAPI := engines.Request{Position: othello.New(othello.Std)}
+	assert.Equal(t, DefaultBudget-time.Second, Budget(After(offAPI, time.Second)), "a request without a budget waits DefaultBudget")
+	assert.Zero(t, After(offAPI, time.Second).Remaining, "an unknown clock stays unknown")
+}
