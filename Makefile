@@ -78,7 +78,7 @@ build:
 	@mkdir -p $(BIN)
 	GOAMD64=$(GOAMD64) $(GO) build -o $(BIN)/ ./cmd/...
 
-# Perft speed (README "Speed"); the engine's own benchmarks are listed in engines/README.md.
+# Perft speed (README "Measured"); the engine's own benchmarks are listed in engines/README.md ("Tests").
 bench:
 	GOAMD64=v1 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9|PerftReversi11' -benchtime 1x ./engines/othello
 	GOAMD64=v3 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9' -benchtime 1x ./engines/othello
