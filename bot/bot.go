@@ -166,6 +166,7 @@ func (b *Bot) Status() Status {
 func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("bot starting", "api", b.c.APIURL(), "engine", b.env.Engine,
 		"max_matches", b.opts.MaxMatches, "stream", !b.opts.NoStream, "once_match", b.opts.OnceMatch)
+	b.eng.prewarm()
 	streamCtx, stopStream := context.WithCancel(context.Background())
 	b.stopStream = stopStream
 	var streamWG sync.WaitGroup

@@ -116,6 +116,29 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	return e, nil
 }
 
+// prewarm makes and starts, in the background, the per-leg engines of the
+// first match (two legs) before any match is offered, and keeps them warm:
+// a program that takes seconds to load its tables (Egaroucid, Edax) is ready
+// by the first move instead of costing the first match its first moves.
+// Only per-leg engines are kept warm (see releaseMatch); std is the mode
+// they are started for, the one such engines play.
+func (s *engineSet) prewarm() {
+	if s.f.Scope != PerLeg {
+		return
+	}
+	for i := range min(2, s.warm) {
+		e, err := s.f.New()
+		if err != nil {
+			s.log.Warn("engine could not be made ahead of the first match", "err", err)
+			return
+		}
+		s.mu.Lock()
+		s.idle = append(s.idle, e)
+		s.mu.Unlock()
+		s.startLater(e, legKey{0, i}, othello.Std)
+	}
+}
+
 // prepare makes the engines of a match's legs and starts their processes
 // in the background (loop: it does not wait for them).
 func (s *engineSet) prepare(match int64, legs int, mode othello.Mode) {

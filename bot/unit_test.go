@@ -146,6 +146,35 @@ func TestEngineSetStartsAheadAndKeepsWarm(t *testing.T) {
 	}
 }
 
+func TestEngineSetPrewarmsTheFirstMatchsEngines(t *testing.T) {
+	var mu sync.Mutex
+	var made []*startingEngine
+	f := EngineFactory{Scope: PerLeg, New: func() (engines.Engine, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		e := &startingEngine{}
+		made = append(made, e)
+		return e, nil
+	}}
+	s := newEngineSet(f, testLogger(t), 4)
+	s.prewarm()
+	require.Len(t, made, 2, "two legs' engines made before any match")
+	require.Eventually(t, func() bool { return made[0].starts.Load() == 1 && made[1].starts.Load() == 1 },
+		5*time.Second, 5*time.Millisecond, "and started")
+	s.prepare(9, 2, othello.Std)
+	assert.Len(t, made, 2, "the first match takes them: nothing new to start")
+	s.closeAll()
+	for _, e := range made {
+		assert.Equal(t, int32(1), e.closed.Load())
+	}
+	for _, sc := range []Scope{Shared, PerMatch} {
+		n := 0
+		s := newEngineSet(EngineFactory{Scope: sc, New: func() (engines.Engine, error) { n++; return &startingEngine{}, nil }}, testLogger(t), 4)
+		s.prewarm()
+		assert.Zero(t, n, "scope %d: nothing made ahead", sc)
+	}
+}
+
 func TestEngineSetReplacesADiscardedEngineOffTheMove(t *testing.T) {
 	var (
 		mu   sync.Mutex
