@@ -39,16 +39,17 @@ func (c FlipSightChecker) CheckToken(ctx context.Context, tok string) (BotInfo, 
 	return botInfoFromWire(resp.Bot), nil
 }
 
-// classifyFlipSightError maps a client error onto the appliance's: a 401
-// to ErrTokenRejected, a failure to get any answer to ErrNetwork.
+// classifyFlipSightError maps a client error onto the appliance's by
+// flipsight's rules: a 401 to ErrTokenRejected, a failure to get any
+// answer (flipsight.IsNetwork) to ErrNetwork.
 func classifyFlipSightError(err error) error {
 	switch {
 	case flipsight.IsAuth(err):
 		return fmt.Errorf("%w: %w", ErrTokenRejected, err)
-	case flipsight.AsAPIError(err) != nil, errors.Is(err, context.Canceled), errors.Is(err, flipsight.ErrRefusedURL):
-		return err
-	default:
+	case flipsight.IsNetwork(err):
 		return fmt.Errorf("%w: %w", ErrNetwork, err)
+	default:
+		return err
 	}
 }
 

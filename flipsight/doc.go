@@ -17,7 +17,8 @@
 // addresses before anything is sent: HTTPS, or plain HTTP for loopback
 // hosts only, and the stream on the API's host. Failures the service
 // answers are *APIError values; IsAuth, IsStale, IsIllegal, IsConflict,
-// IsRateLimited and IsRetryable classify them.
+// IsRateLimited and IsRetryable classify them, and IsNetwork says that no
+// answer came at all (errors.go; the one rule for "no network").
 //
 // Every value from the server is checked before a caller sees it (check.go):
 // ids, colours, counts, clocks and times in their ranges, board_size that of
