@@ -46,7 +46,9 @@ func TestApplianceAgainstArena(t *testing.T) {
 
 	status, _, _ = e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusSeeOther, status)
-	st := e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle && s.Bot.Name == "PiBot" })
+	// The real player loads the trained evaluations first: ≈11 s under
+	// -race on the shared 2-core machine, longer than waitFor's 10 s.
+	st := e.waitForLong("online", time.Minute, func(s Status) bool { return s.Kind == KindOnlineIdle && s.Bot.Name == "PiBot" })
 	assert.Equal(t, TokenStored, st.Token)
 
 	if testing.Short() {
