@@ -3,6 +3,7 @@ package appliance
 import (
 	"slices"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 )
 
@@ -10,15 +11,15 @@ import (
 // bot's types are the appliance's (BotInfo, Match, Leg and Result are
 // aliases), so only the top level is copied, field by field; a test checks
 // that every field of bot.Status is used here.
-func applyBotStatus(st *Status, rep bot.Status) {
+func applyBotStatus(st *state.Status, rep bot.Status) {
 	st.BotState = rep.State
 	st.Online = rep.Online()
-	if rep.Bot != (BotInfo{}) {
+	if rep.Bot != (state.BotInfo{}) {
 		st.Bot = rep.Bot // keep the last known identity while reconnecting
 	}
 	st.Matches = slices.Clone(rep.Matches)
 	if st.Matches == nil {
-		st.Matches = []Match{}
+		st.Matches = []state.Match{}
 	}
 	if rep.Results != nil {
 		st.Results = slices.Clone(rep.Results)

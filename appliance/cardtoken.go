@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/appliance/bootfs"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/config"
 )
 
@@ -48,38 +49,6 @@ func (b BootPartition) ReadCardToken() ([]byte, time.Time, bool, error) {
 	return f.Data, f.ModTime, true, nil
 }
 
-// CardOutcome says what became of a token file on the card.
-type CardOutcome string
-
-// The outcomes.
-const (
-	CardUsed      CardOutcome = "used"      // checked with FlipSight and saved to /perm
-	CardSame      CardOutcome = "same"      // the stored token is the same
-	CardOlder     CardOutcome = "older"     // a different token, but not newer than the stored one: ignored
-	CardEnv       CardOutcome = "env"       // FS_BOT_TOKEN is in effect: ignored
-	CardRefused   CardOutcome = "refused"   // FlipSight refused it
-	CardInvalid   CardOutcome = "invalid"   // not a well-formed token file
-	CardUnchecked CardOutcome = "unchecked" // FlipSight could not be reached; retried
-)
-
-// CardToken is the status of the card's token file.
-type CardToken struct {
-	// Present: the boot partition holds BootTokenFileName.
-	Present bool        `json:"present"`
-	Outcome CardOutcome `json:"outcome,omitempty"`
-	// Message explains the outcome to people (never holds the token).
-	Message string `json:"message,omitempty"`
-}
-
-// Problem is the message when the file could not be used, else "".
-func (c CardToken) Problem() string {
-	switch c.Outcome {
-	case CardRefused, CardInvalid, CardUnchecked:
-		return c.Message
-	}
-	return ""
-}
-
 // cardRetry is how often a card token that could not be checked (no
 // network) is tried again while no token is in effect.
 const cardRetry = 30 * time.Second
@@ -104,8 +73,8 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 	if !ok {
 		return "", ""
 	}
-	set := func(o CardOutcome, msg string) {
-		a.hub.Update(func(st *Status) { st.Card = CardToken{Present: true, Outcome: o, Message: msg} })
+	set := func(o state.CardOutcome, msg string) {
+		a.hub.Update(func(st *state.Status) { st.Card = state.CardToken{Present: true, Outcome: o, Message: msg} })
 	}
 	tok := ""
 	if err == nil {
@@ -113,33 +82,33 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 	}
 	if err != nil {
 		a.log.Warn("token file on the card not usable", "file", BootTokenFileName, "err", err)
-		set(CardInvalid, fmt.Sprintf("%s on the card: %v", BootTokenFileName, err))
+		set(state.CardInvalid, fmt.Sprintf("%s on the card: %v", BootTokenFileName, err))
 		return "", ""
 	}
 	if a.envToken != "" {
 		a.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
-		set(CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
+		set(state.CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
 		return "", ""
 	}
 	stored, serr := a.tokens.Load()
 	if serr == nil {
 		if stored == tok {
 			a.log.Info("token source: stored (the card's token file holds the same token)")
-			set(CardSame, "The card's token file holds the stored token.")
+			set(state.CardSame, "The card's token file holds the stored token.")
 			return "", ""
 		}
 		if smod, err := a.tokens.ModTime(); err == nil && !mod.After(smod) {
 			a.log.Info("token source: stored (the card's token file holds another token but is not newer; ignored)")
-			set(CardOlder, "The card's token file holds another token but is older than the stored one: ignored.")
+			set(state.CardOlder, "The card's token file holds another token but is older than the stored one: ignored.")
 			return "", ""
 		}
 	}
-	a.hub.Update(func(st *Status) {
-		st.Card = CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
+	a.hub.Update(func(st *state.Status) {
+		st.Card = state.CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
 	})
 	info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
 	switch {
-	case src == TokenMemory:
+	case src == state.TokenMemory:
 	case rejected:
 		msg := "FlipSight refused the token in " + BootTokenFileName + "."
 		if serr == nil {
@@ -147,18 +116,18 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 		} else {
 			msg += " Set up on this page instead, or put a new token on the card."
 		}
-		set(CardRefused, msg)
+		set(state.CardRefused, msg)
 		return "", ""
 	case err != nil:
-		set(CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", err, a.cardRetry))
+		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", err, a.cardRetry))
 		if serr == nil {
 			return "", "" // the stored token runs; the card is tried at the next start
 		}
 		return tok, ""
 	}
 	card := a.cardUsed(info, src)
-	a.hub.Update(func(st *Status) { st.Card, st.Bot = card, info })
-	if src == TokenMemory {
+	a.hub.Update(func(st *state.Status) { st.Card, st.Bot = card, info })
+	if src == state.TokenMemory {
 		return "", tok
 	}
 	return "", ""
@@ -173,21 +142,21 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 			return
 		case <-time.After(a.cardRetry):
 		}
-		if a.hub.Snapshot().Token != TokenNone {
+		if a.hub.Snapshot().Token != state.TokenNone {
 			return
 		}
 		info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
 		if rejected {
-			a.hub.Update(func(st *Status) {
-				st.Card = CardToken{Present: true, Outcome: CardRefused, Message: "FlipSight refused the token in " + BootTokenFileName + ". Set up on this page instead."}
+			a.hub.Update(func(st *state.Status) {
+				st.Card = state.CardToken{Present: true, Outcome: state.CardRefused, Message: "FlipSight refused the token in " + BootTokenFileName + ". Set up on this page instead."}
 			})
 			return
 		}
-		if err != nil && src != TokenMemory {
+		if err != nil && src != state.TokenMemory {
 			continue
 		}
 		card := a.cardUsed(info, src)
-		a.hub.Update(func(st *Status) {
+		a.hub.Update(func(st *state.Status) {
 			st.Card = card
 			st.Token, st.Bot, st.PairingCode, st.Rejected = src, info, "", false
 		})
@@ -197,9 +166,9 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 }
 
 // cardUsed logs that the card's token won and returns its status.
-func (a *app) cardUsed(info BotInfo, src TokenSource) CardToken {
+func (a *app) cardUsed(info state.BotInfo, src state.TokenSource) state.CardToken {
 	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
-	return CardToken{Present: true, Outcome: CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name)}
+	return state.CardToken{Present: true, Outcome: state.CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name)}
 }
 
 // ModTime returns when the stored token was last written.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/flipsight"
 )
 
@@ -20,21 +21,21 @@ type FlipSightChecker struct {
 }
 
 // CheckToken implements TokenChecker.
-func (c FlipSightChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
+func (c FlipSightChecker) CheckToken(ctx context.Context, tok string) (state.BotInfo, error) {
 	t, err := flipsight.NewToken(tok)
 	if err != nil {
-		return BotInfo{}, fmt.Errorf("check token: %w", err)
+		return state.BotInfo{}, fmt.Errorf("check token: %w", err)
 	}
 	cl, err := flipsight.NewClient(flipsight.Config{APIURL: c.APIURL, StreamURL: c.StreamURL, Token: t, HTTPClient: c.HTTPClient})
 	if err != nil {
-		return BotInfo{}, fmt.Errorf("check token: %w", err)
+		return state.BotInfo{}, fmt.Errorf("check token: %w", err)
 	}
 	resp, err := cl.Poll(ctx, nil)
 	if err != nil {
-		return BotInfo{}, classifyFlipSightError(err)
+		return state.BotInfo{}, classifyFlipSightError(err)
 	}
 	if resp.Bot == nil {
-		return BotInfo{}, errors.New("check token: agent_poll answered without the bot")
+		return state.BotInfo{}, errors.New("check token: agent_poll answered without the bot")
 	}
 	return botInfoFromWire(resp.Bot), nil
 }
@@ -53,8 +54,8 @@ func classifyFlipSightError(err error) error {
 	}
 }
 
-func botInfoFromWire(b *flipsight.Bot) BotInfo {
-	info := BotInfo{ID: b.ID, Name: b.Name}
+func botInfoFromWire(b *flipsight.Bot) state.BotInfo {
+	info := state.BotInfo{ID: b.ID, Name: b.Name}
 	if b.Rating != nil {
 		info.Rating = b.Rating.Rating
 	}

@@ -4,12 +4,14 @@
 // The appliance keeps one bot online on FlipSight without a terminal: the
 // owner pastes the bot token into a web page on port 8080, guarded by a
 // six-digit pairing code that only the device shows (display and log), and
-// watches the LEDs. Everything the device knows is one [Status], kept by a
-// [Hub] and published to the web pages, /api/status and the indicators.
+// watches the LEDs. Everything the device knows is one state.Status, kept
+// by a state.Hub and published to the web pages, /api/status and the
+// indicators (package appliance/state).
 //
 // Files are named by what they do:
 //
-//   - state.go: the state model ([Kind], [Status]) and the [Hub] publishing it.
+//   - indicators.go: the LEDs and display (package gpio), each state
+//     mapped onto the gpio package's own input.
 //   - token.go, atomicfile.go: the token store on /perm (0600, atomic).
 //   - storage.go: whether /perm is there and writable, and its free space.
 //   - settings.go: engine and hardware settings kept as JSON on /perm.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
@@ -37,7 +38,7 @@ func TestApplianceAgainstArena(t *testing.T) {
 		a.settings.Threads = 1
 	})
 	defer e.stop() // before the arena closes: the bot's stream must end first
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 
 	status, body, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokB}}, "", "")
@@ -48,20 +49,20 @@ func TestApplianceAgainstArena(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, status)
 	// The real player loads the trained evaluations first: ≈11 s under
 	// -race on the shared 2-core machine, longer than waitFor's 10 s.
-	st := e.waitForLong("online", time.Minute, func(s Status) bool { return s.Kind == KindOnlineIdle && s.Bot.Name == "PiBot" })
-	assert.Equal(t, TokenStored, st.Token)
+	st := e.waitForLong("online", time.Minute, func(s state.Status) bool { return s.Kind == state.KindOnlineIdle && s.Bot.Name == "PiBot" })
+	assert.Equal(t, state.TokenStored, st.Token)
 
 	if testing.Short() {
 		return
 	}
 	id, err := srv.Challenge("Greedy", "PiBot", othello.Std)
 	require.NoError(t, err)
-	st = e.waitForLong("in game with both legs", 30*time.Second, func(s Status) bool {
-		return s.Kind == KindInGame && len(s.Matches[0].Legs) == 2
+	st = e.waitForLong("in game with both legs", 30*time.Second, func(s state.Status) bool {
+		return s.Kind == state.KindInGame && len(s.Matches[0].Legs) == 2
 	})
 	_, page := e.get("/", false)
 	assert.Contains(t, page, `class="board s8"`)
-	st = e.waitForLong("a result", 3*time.Minute, func(s Status) bool { return len(s.Results) > 0 })
+	st = e.waitForLong("a result", 3*time.Minute, func(s state.Status) bool { return len(s.Results) > 0 })
 	assert.Equal(t, id, st.Results[0].MatchID)
 	// The bot names the opponent from its polls; it sometimes has only
 	// "bot 2" when the match ends (the bot package's concern).

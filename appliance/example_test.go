@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"flipbot.dev/flipbot/appliance"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 )
 
@@ -15,7 +16,7 @@ import (
 type idlePlayer struct{}
 
 func (idlePlayer) Play(ctx context.Context, token string, s appliance.Settings, report func(bot.Status)) error {
-	report(bot.Status{State: bot.StateOnline, Bot: appliance.BotInfo{Name: "demo"}})
+	report(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{Name: "demo"}})
 	<-ctx.Done()
 	return nil
 }

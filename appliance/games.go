@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -114,7 +115,7 @@ func (a *app) serveGames(w http.ResponseWriter, r *http.Request) {
 // frame is one position of a replay.
 type frame struct {
 	Ply   int
-	Leg   Leg
+	Leg   state.Leg
 	Move  *record.Move // the move that led here; nil at the start
 	Clock [2]int64     // [black, white] remaining after it
 	Discs [2]int
@@ -161,7 +162,7 @@ func (a *app) serveReplay(w http.ResponseWriter, r *http.Request) {
 	clock := [2]int64{g.ClockMS, g.ClockMS}
 	for i, pos := range positions {
 		b, wh := pos.Count()
-		f := frame{Ply: i, Leg: Leg{BoardSize: g.BoardSize, Board: pos.Board(), Blocked: g.Blocked, LastMove: -2},
+		f := frame{Ply: i, Leg: state.Leg{BoardSize: g.BoardSize, Board: pos.Board(), Blocked: g.Blocked, LastMove: -2},
 			Discs: [2]int{b, wh}}
 		if i > 0 {
 			m := g.Moves[i-1]

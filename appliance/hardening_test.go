@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/state"
 )
 
 // The attacks of issue 14 on the pages, each refused.
@@ -54,7 +56,7 @@ func wrongCode(code string) string {
 // their bodies are read. The old limiter checked all ten.
 func TestSetupTriesCountBeforeTheBody(t *testing.T) {
 	e := startEnv(t)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	for i := 0; i < failPerClient-1; i++ {
 		status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrongCode(code)}, "token": {tokA}}, "", "")
@@ -134,13 +136,13 @@ collect:
 // fresh address (the old global lockout refused everyone for ten minutes).
 func TestCodeLockoutKeepsTheOwnerIn(t *testing.T) {
 	e := startEnv(t)
-	first := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	first := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	for i := 0; i < failGlobal/failPerClient; i++ {
 		for range failPerClient {
 			require.Equal(t, http.StatusForbidden, e.setupFrom(fmt.Sprintf("10.0.0.%d", i+1), wrongCode(first), tokA))
 		}
 	}
-	st := e.waitFor("a long code", func(s Status) bool { return s.PairingCode != first })
+	st := e.waitFor("a long code", func(s state.Status) bool { return s.PairingCode != first })
 	require.Regexp(t, `^[0-9]{4}-[0-9]{4}-[0-9]{4}$`, st.PairingCode)
 	assert.Contains(t, e.logs.String(), st.PairingCode, "the new code is in the device's log")
 	assert.Equal(t, http.StatusForbidden, e.setupFrom("10.0.0.50", first, tokA), "the old code is dead")
@@ -172,7 +174,7 @@ type gatedChecker struct {
 	open    chan struct{}
 }
 
-func (g *gatedChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
+func (g *gatedChecker) CheckToken(ctx context.Context, tok string) (state.BotInfo, error) {
 	g.entered <- struct{}{}
 	<-g.open
 	return g.inner.CheckToken(ctx, tok)
@@ -186,7 +188,7 @@ func TestConcurrentSetupsOneWins(t *testing.T) {
 		g.inner = a.checker
 		a.checker = g
 	})
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	var wg sync.WaitGroup
 	results := map[string]int{}
@@ -228,11 +230,11 @@ func TestConcurrentSetupsOneWins(t *testing.T) {
 // visitor who loads the page first.
 func TestFlashBelongsToOneBrowser(t *testing.T) {
 	e := startEnv(t)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusSeeOther, status)
-	e.waitFor("online", func(s Status) bool { return s.Online })
+	e.waitFor("online", func(s state.Status) bool { return s.Online })
 
 	jar, _ := cookiejar.New(nil)
 	other := &http.Client{Jar: jar, Timeout: 10 * time.Second}
@@ -252,7 +254,7 @@ func TestFlashBelongsToOneBrowser(t *testing.T) {
 // A token that cannot be saved: the notice says why, without the path.
 func TestSaveFailureNoticeHasNoPath(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) { a.ops = erofsOps() })
-	st := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" })
+	st := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" })
 	csrf := e.csrf("/", false)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {st.PairingCode}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusSeeOther, status)
@@ -266,7 +268,7 @@ func TestSaveFailureNoticeHasNoPath(t *testing.T) {
 
 func TestHostHeaderIsChecked(t *testing.T) {
 	e := startEnv(t)
-	e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" })
+	e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" })
 	get := func(host string) int {
 		req, err := http.NewRequest(http.MethodGet, e.base+"/api/status", nil)
 		require.NoError(t, err)

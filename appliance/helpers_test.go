@@ -3,7 +3,6 @@ package appliance
 import (
 	"bytes"
 	"context"
-	"flipbot.dev/flipbot/bot"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +17,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/bot"
 )
 
 // fakePlatform serves on loopback; WaitForClock waits for clock when set.
@@ -42,22 +44,22 @@ func (p fakePlatform) WaitForClock(ctx context.Context) error {
 // fakeChecker answers CheckToken from a table; unknown tokens are rejected.
 type fakeChecker struct {
 	mu    sync.Mutex
-	bots  map[string]BotInfo
+	bots  map[string]state.BotInfo
 	err   error // returned for every token when set
 	calls int
 }
 
-func (c *fakeChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
+func (c *fakeChecker) CheckToken(ctx context.Context, tok string) (state.BotInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls++
 	if c.err != nil {
-		return BotInfo{}, c.err
+		return state.BotInfo{}, c.err
 	}
 	if b, ok := c.bots[tok]; ok {
 		return b, nil
 	}
-	return BotInfo{}, ErrTokenRejected
+	return state.BotInfo{}, ErrTokenRejected
 }
 
 // fakePlayer reports itself online with a scripted report, waits for its
@@ -75,7 +77,7 @@ type fakePlayer struct {
 }
 
 func newFakePlayer() *fakePlayer {
-	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
+	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
 }
 
 func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report func(bot.Status)) error {
@@ -173,7 +175,7 @@ func startEnvCtx(t *testing.T, parent context.Context, opts ...envOption) *testE
 	require.NoError(t, os.WriteFile(pwFile, []byte(testPassword+"\n"), 0o600))
 	logs := &syncBuffer{}
 	player := newFakePlayer()
-	checker := &fakeChecker{bots: map[string]BotInfo{
+	checker := &fakeChecker{bots: map[string]state.BotInfo{
 		tokA: {ID: 9, Name: "TestBot", Rating: 1500},
 		tokB: {ID: 9, Name: "TestBot", Rating: 1500},
 	}}
@@ -229,12 +231,12 @@ func (e *testEnv) stop() int {
 }
 
 // waitFor waits for a hub change after which cond holds.
-func (e *testEnv) waitFor(what string, cond func(Status) bool) Status {
+func (e *testEnv) waitFor(what string, cond func(state.Status) bool) state.Status {
 	e.t.Helper()
 	return e.waitForLong(what, 10*time.Second, cond)
 }
 
-func (e *testEnv) waitForLong(what string, limit time.Duration, cond func(Status) bool) Status {
+func (e *testEnv) waitForLong(what string, limit time.Duration, cond func(state.Status) bool) state.Status {
 	e.t.Helper()
 	c, cancel := e.a.hub.Subscribe()
 	defer cancel()

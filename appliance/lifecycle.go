@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 )
@@ -53,7 +54,7 @@ type Indicators interface {
 	// Configure applies the indicator settings (pins, display type).
 	Configure(s Settings)
 	// Show renders a new status.
-	Show(st Status)
+	Show(st state.Status)
 }
 
 // Config is what Run needs. Dir, Checker and Player are required.
@@ -107,7 +108,7 @@ type app struct {
 	cfg           Config
 	ctx           context.Context
 	log           *slog.Logger
-	hub           *Hub
+	hub           *state.Hub
 	tokens        *TokenStore
 	settingsStore *SettingsStore
 	runner        *runner
@@ -196,7 +197,7 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	hub := NewHub(nil)
+	hub := state.NewHub(nil)
 	a := &app{
 		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
 		tokens:        NewTokenStore(cfg.Dir),
@@ -245,7 +246,7 @@ func (a *app) run(ctx context.Context) int {
 	pages := &pageServers{
 		handler: a.handler(), port: a.cfg.Port, hosts: a.cfg.Platform.PageHosts, log: a.log,
 		onChange: func(urls []string) {
-			a.hub.Update(func(st *Status) { st.Device.PageURLs = urls })
+			a.hub.Update(func(st *state.Status) { st.Device.PageURLs = urls })
 			if a.cfg.OnServing != nil {
 				a.cfg.OnServing(urls)
 			}
@@ -258,29 +259,29 @@ func (a *app) run(ctx context.Context) int {
 	}()
 
 	// The Pi has no RTC: TLS fails until NTP has set the clock.
-	a.hub.Update(func(st *Status) { st.Phase = PhaseWaitingClock })
+	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseWaitingClock })
 	a.log.Info("waiting for network/clock")
 	if err := a.cfg.Platform.WaitForClock(ctx); err != nil {
 		a.log.Info("stopped while waiting for the clock")
 	}
-	a.hub.Update(func(st *Status) { st.Phase = PhaseRunning })
+	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseRunning })
 
 	runnerDone := make(chan struct{})
 	if ctx.Err() == nil {
 		retry, memory := a.applyCardToken(ctx)
 		tok, src := a.initialToken()
-		if memory != "" && src == TokenNone {
-			tok, src = memory, TokenMemory
-			a.hub.Update(func(st *Status) { st.Token = src })
+		if memory != "" && src == state.TokenNone {
+			tok, src = memory, state.TokenMemory
+			a.hub.Update(func(st *state.Status) { st.Token = src })
 		}
-		if retry != "" && src == TokenNone {
+		if retry != "" && src == state.TokenNone {
 			go a.retryCardToken(ctx, retry)
 		}
 		go func() {
 			a.runner.run(ctx, tok, src, a.currentSettings())
 			close(runnerDone)
 		}()
-		if src == TokenNone {
+		if src == state.TokenNone {
 			a.rotatePairingCode("no token yet")
 		}
 	} else {
@@ -290,7 +291,7 @@ func (a *app) run(ctx context.Context) int {
 	<-ctx.Done()
 	start := time.Now()
 	a.log.Info("stopping: no new matches, finishing moves in flight", "drain", a.cfg.Drain)
-	a.hub.Update(func(st *Status) { st.Phase = PhaseStopping })
+	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseStopping })
 	<-runnerDone // the runner drains the bot within cfg.Drain
 	stopRun()
 	<-pagesDone
@@ -328,31 +329,31 @@ func (a *app) startup() {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	a.hub.Update(func(st *Status) {
+	a.hub.Update(func(st *state.Status) {
 		st.Storage = storage
 		st.Engine = s.engine()
-		st.Device = Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
+		st.Device = state.Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
 	})
 	a.refreshFacts()
 }
 
 // initialToken decides the token at start: the environment's wins, else the
 // stored one. It publishes the source.
-func (a *app) initialToken() (string, TokenSource) {
-	tok, src := "", TokenNone
+func (a *app) initialToken() (string, state.TokenSource) {
+	tok, src := "", state.TokenNone
 	switch stored, err := a.tokens.Load(); {
 	case a.envToken != "":
-		tok, src = a.envToken, TokenEnv
+		tok, src = a.envToken, state.TokenEnv
 		a.log.Info("using the token from " + config.TokenEnv)
 	case err == nil:
-		tok, src = stored, TokenStored
+		tok, src = stored, state.TokenStored
 		a.log.Info("using the saved token")
 	case errors.Is(err, ErrNoToken):
 		a.log.Info("no token saved yet")
 	default:
 		a.log.Error("saved token unusable", "err", err)
 	}
-	a.hub.Update(func(st *Status) { st.Token = src })
+	a.hub.Update(func(st *state.Status) { st.Token = src })
 	return tok, src
 }
 
@@ -365,7 +366,7 @@ func (a *app) refreshFacts() {
 	if a.cfg.Games != nil {
 		games = a.cfg.Games.Status()
 	}
-	a.hub.Update(func(st *Status) {
+	a.hub.Update(func(st *state.Status) {
 		st.Games = games
 		st.Device.Addresses = addrs
 		if st.Storage.OK {

@@ -5,15 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"flipbot.dev/flipbot/engines/eval"
-	"flipbot.dev/flipbot/engines/othello"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/othello"
 )
 
 func TestRunClocks(t *testing.T) {
 	at := time.Unix(1_800_000_000, 0)
-	st := Status{Matches: []Match{{Legs: []Leg{
+	st := state.Status{Matches: []state.Match{{Legs: []state.Leg{
 		{Status: "active", Turn: 1, ClocksMS: [2]int64{10_000, 20_000}, ClocksAt: at},
 		{Status: "finished", Turn: 2, ClocksMS: [2]int64{10_000, 20_000}, ClocksAt: at},
 		{Status: "active", Turn: 2, ClocksMS: [2]int64{10_000, 1_000}, ClocksAt: at},

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/config"
 )
 
@@ -17,7 +18,7 @@ import (
 const tokenCheckTimeout = 20 * time.Second
 
 // setupNeeded reports whether the first-boot page is shown: no token in effect.
-func setupNeeded(st Status) bool { return st.Token == TokenNone }
+func setupNeeded(st state.Status) bool { return st.Token == state.TokenNone }
 
 // serveSetup takes the pairing code and the token of the first-boot form.
 // The try is counted before the body is read; posts are serialised, so of
@@ -29,7 +30,7 @@ func (a *app) serveSetup(w http.ResponseWriter, r *http.Request) {
 		a.alreadySetUp(w, r)
 		return
 	}
-	if a.hub.Snapshot().Phase != PhaseRunning {
+	if a.hub.Snapshot().Phase != state.PhaseRunning {
 		a.message(w, r, http.StatusServiceUnavailable, "Not ready yet",
 			"The device is still waiting for the network and the clock; the pairing code appears once it has them. Try again in a moment.", "/")
 		return
@@ -102,21 +103,21 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 	if err := ValidateToken(tok); err != nil {
 		return "That is not a bot token: " + err.Error() + ".", false
 	}
-	if a.hub.Snapshot().Phase != PhaseRunning {
+	if a.hub.Snapshot().Phase != state.PhaseRunning {
 		return "The device is still waiting for the network and the clock (or is stopping). Try again in a moment; nothing was saved.", false
 	}
 	a.tokenMu.Lock()
 	defer a.tokenMu.Unlock()
 	info, src, rejected, err := a.checkAndSaveLocked(ctx, tok, "a pasted token")
 	switch {
-	case src == TokenMemory:
+	case src == state.TokenMemory:
 	case rejected:
 		return "FlipSight rejected this token (invalid bot credential). Create a new one on your bot's page and paste it whole. Nothing was saved.", false
 	case err != nil:
 		return "Could not check the token with FlipSight: " + err.Error() + ". Nothing was saved; check the network and try again.", false
 	}
 	notice := fmt.Sprintf("Token accepted for bot %s and saved. The bot is connecting.", info.Name)
-	if src == TokenMemory {
+	if src == state.TokenMemory {
 		// The page says what happened, not where: file paths stay in the
 		// log, which only the owner reads.
 		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s; details in the device's log). The bot runs until the next restart.", info.Name, saveProblem(err))
@@ -125,7 +126,7 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 		notice += " " + config.TokenEnv + " is set in the environment and stays in effect."
 		return notice, true
 	}
-	a.hub.Update(func(st *Status) {
+	a.hub.Update(func(st *state.Status) {
 		st.Token = src
 		st.Bot = info
 		st.PairingCode = ""
@@ -140,32 +141,32 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 // token redacted, a failure to check it. src is TokenStored, or TokenMemory
 // when the check passed but /perm could not keep the token (err is then
 // the save error).
-func (a *app) checkAndSave(ctx context.Context, tok, what string) (info BotInfo, src TokenSource, rejected bool, err error) {
+func (a *app) checkAndSave(ctx context.Context, tok, what string) (info state.BotInfo, src state.TokenSource, rejected bool, err error) {
 	a.tokenMu.Lock()
 	defer a.tokenMu.Unlock()
 	return a.checkAndSaveLocked(ctx, tok, what)
 }
 
 // checkAndSaveLocked is checkAndSave with tokenMu held.
-func (a *app) checkAndSaveLocked(ctx context.Context, tok, what string) (BotInfo, TokenSource, bool, error) {
+func (a *app) checkAndSaveLocked(ctx context.Context, tok, what string) (state.BotInfo, state.TokenSource, bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, tokenCheckTimeout)
 	info, err := a.checker.CheckToken(cctx, tok)
 	cancel()
 	switch {
 	case errors.Is(err, ErrTokenRejected):
 		a.log.Warn(what + " was rejected by FlipSight")
-		return info, TokenNone, true, err
+		return info, state.TokenNone, true, err
 	case err != nil:
 		err = errors.New(redact(err.Error(), tok))
 		a.log.Warn("could not check "+what, "err", err)
-		return info, TokenNone, false, err
+		return info, state.TokenNone, false, err
 	}
 	if err := a.tokens.Save(tok); err != nil {
 		a.log.Error("token checked but not saved", "err", redact(err.Error(), tok))
-		return info, TokenMemory, false, err
+		return info, state.TokenMemory, false, err
 	}
 	a.log.Info("token saved", "bot", info.Name)
-	return info, TokenStored, false, nil
+	return info, state.TokenStored, false, nil
 }
 
 // redact removes tok from s (errors of lower layers should never hold it;
@@ -213,7 +214,7 @@ func (a *app) serveTokenPost(w http.ResponseWriter, r *http.Request) {
 // removeToken deletes the saved token, stops the bot (unless the
 // environment's token is in effect) and starts setup with a new code.
 func (a *app) removeToken() error {
-	if a.hub.Snapshot().Phase != PhaseRunning {
+	if a.hub.Snapshot().Phase != state.PhaseRunning {
 		return errors.New("the device is still starting or is stopping; try again in a moment")
 	}
 	a.tokenMu.Lock()
@@ -229,10 +230,10 @@ func (a *app) removeToken() error {
 	if a.envToken != "" {
 		return nil
 	}
-	a.runner.setToken(a.ctx, "", TokenNone)
-	a.hub.Update(func(st *Status) {
-		st.Token = TokenNone
-		st.Bot = BotInfo{}
+	a.runner.setToken(a.ctx, "", state.TokenNone)
+	a.hub.Update(func(st *state.Status) {
+		st.Token = state.TokenNone
+		st.Bot = state.BotInfo{}
 		st.Rejected = false
 	})
 	a.rotatePairingCode("token removed")
@@ -269,8 +270,8 @@ func (a *app) rotatePairingCode(why string) {
 	if st := a.hub.Snapshot(); setupNeeded(st) {
 		a.log.Info("setup needed: open the page and type the pairing code", "pairing_code", code, "pages", strings.Join(st.Device.PageURLs, " "), "why", why)
 	}
-	a.hub.Update(func(st *Status) {
-		if st.Token == TokenNone {
+	a.hub.Update(func(st *state.Status) {
+		if st.Token == state.TokenNone {
 			st.PairingCode = code
 		}
 	})

@@ -2,7 +2,6 @@ package appliance
 
 import (
 	"encoding/json"
-	"flipbot.dev/flipbot/bot"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/bot"
 )
 
 // The first-boot flow: pairing code + token → checked → saved 0600 → the bot
@@ -20,7 +22,7 @@ import (
 // the log.
 func TestProvisioningFlow(t *testing.T) {
 	e := startEnv(t)
-	st := e.waitFor("setup needed", func(s Status) bool { return s.Kind == KindSetupNeeded && s.PairingCode != "" })
+	st := e.waitFor("setup needed", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 	code := st.PairingCode
 	assert.Contains(t, e.logs.String(), code, "the pairing code is in the log (gokrazy's UI shows it to the owner)")
 
@@ -45,8 +47,8 @@ func TestProvisioningFlow(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 
-	st = e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle })
-	assert.Equal(t, TokenStored, st.Token)
+	st = e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
+	assert.Equal(t, state.TokenStored, st.Token)
 	assert.Empty(t, st.PairingCode, "the code is void once set up")
 
 	status, body = e.get("/", false)
@@ -65,7 +67,7 @@ func TestProvisioningFlow(t *testing.T) {
 
 func TestSetupChecks(t *testing.T) {
 	e := startEnv(t)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
 	const malformed = "fsbm_tooShort"
@@ -93,7 +95,7 @@ func TestSetupChecks(t *testing.T) {
 	}
 	_, err := os.Stat(filepath.Join(e.a.cfg.Dir, TokenFileName))
 	assert.ErrorIs(t, err, os.ErrNotExist, "nothing saved")
-	assert.Equal(t, KindSetupNeeded, e.a.hub.Snapshot().Kind)
+	assert.Equal(t, state.KindSetupNeeded, e.a.hub.Snapshot().Kind)
 	all := e.bodies.String() + e.logs.String()
 	for _, tok := range []string{malformed, rejected, tokA} {
 		assert.NotContains(t, all, tok, "a token was echoed")
@@ -103,7 +105,7 @@ func TestSetupChecks(t *testing.T) {
 func TestSetupNetworkErrorKeepsNothing(t *testing.T) {
 	e := startEnv(t)
 	e.checker.err = fmt.Errorf("%w: dial tcp: connection refused", ErrNetwork)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	status, body, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokA}}, "", "")
 	assert.Equal(t, http.StatusUnprocessableEntity, status)
@@ -113,7 +115,7 @@ func TestSetupNetworkErrorKeepsNothing(t *testing.T) {
 
 func TestPairingCodeRateLimit(t *testing.T) {
 	e := startEnv(t)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
 	for i := 0; i < failPerClient; i++ {
@@ -129,7 +131,7 @@ func TestPairingCodeRateLimit(t *testing.T) {
 
 func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 	e := startEnv(t)
-	first := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	first := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	for i := 0; i < failGlobal-1; i++ {
 		try, _ := e.a.codeLimit.begin(fmt.Sprintf("10.0.0.%d", i))
 		require.NotNil(t, try)
@@ -139,7 +141,7 @@ func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 	wrong := fmt.Sprintf("%06d", (atoi(first)+1)%1_000_000)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrong}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusForbidden, status)
-	st := e.waitFor("a new code", func(s Status) bool { return s.PairingCode != first })
+	st := e.waitFor("a new code", func(s state.Status) bool { return s.PairingCode != first })
 	assert.Regexp(t, `^[0-9]{4}-[0-9]{4}-[0-9]{4}$`, st.PairingCode, "twelve digits after the global limit")
 	assert.Contains(t, e.logs.String(), st.PairingCode)
 }
@@ -151,7 +153,7 @@ func provisioned(t *testing.T, opts ...envOption) *testEnv {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
 	}}, opts...)...)
 	require.Equal(t, tokA, e.player.waitStart(t))
-	e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle })
+	e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
 	return e
 }
 
@@ -209,7 +211,7 @@ func TestChangeAndRemoveToken(t *testing.T) {
 	status, _, hdr := e.post("/token", url.Values{"csrf": {csrf}, "action": {"remove"}}, AdminUser, testPassword)
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, "/", hdr.Get("Location"))
-	st := e.waitFor("setup needed again", func(s Status) bool { return s.Kind == KindSetupNeeded && s.PairingCode != "" })
+	st := e.waitFor("setup needed again", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 	assert.False(t, st.Online)
 	_, err = NewTokenStore(e.a.cfg.Dir).Load()
 	assert.ErrorIs(t, err, ErrNoToken)
@@ -239,8 +241,8 @@ func TestEnvTokenWins(t *testing.T) {
 		a.envToken = envTok
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
-	st := e.waitFor("online", func(s Status) bool { return s.Online })
-	assert.Equal(t, TokenEnv, st.Token)
+	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
+	assert.Equal(t, state.TokenEnv, st.Token)
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "FS_BOT_TOKEN")
 	assert.NotContains(t, body, envTok)
@@ -253,10 +255,10 @@ func TestReadOnlyPermStillRunsWithEnvToken(t *testing.T) {
 		a.envToken = envTok
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
-	st := e.waitFor("online", func(s Status) bool { return s.Online })
+	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
 	assert.False(t, st.Storage.OK)
 	assert.Contains(t, st.Storage.Problem, "read-only")
-	assert.Equal(t, KindOnlineIdle, st.Kind)
+	assert.Equal(t, state.KindOnlineIdle, st.Kind)
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "read-only")
 	assert.Contains(t, e.logs.String(), "read-only")
@@ -264,15 +266,15 @@ func TestReadOnlyPermStillRunsWithEnvToken(t *testing.T) {
 
 func TestReadOnlyPermWithoutTokenKeepsTokenInMemory(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) { a.ops = erofsOps() })
-	st := e.waitFor("storage missing", func(s Status) bool { return s.Kind == KindStorageMissing && s.PairingCode != "" })
+	st := e.waitFor("storage missing", func(s state.Status) bool { return s.Kind == state.KindStorageMissing && s.PairingCode != "" })
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "read-only")
 	csrf := csrfRe.FindStringSubmatch(body)[1]
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {st.PairingCode}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, tokA, e.player.waitStart(t))
-	st = e.waitFor("online", func(s Status) bool { return s.Online })
-	assert.Equal(t, TokenMemory, st.Token)
+	st = e.waitFor("online", func(s state.Status) bool { return s.Online })
+	assert.Equal(t, state.TokenMemory, st.Token)
 	_, body = e.get("/", false)
 	assert.Contains(t, body, "could not be saved")
 }
@@ -309,17 +311,17 @@ func TestSettingsPage(t *testing.T) {
 	saved, err := NewSettingsStore(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
 	assert.Equal(t, s, saved)
-	st := e.waitFor("engine shown", func(s Status) bool { return s.Engine.MaxMatches == 3 })
+	st := e.waitFor("engine shown", func(s state.Status) bool { return s.Engine.MaxMatches == 3 })
 	assert.Equal(t, 32, st.Engine.HashMB)
 }
 
 func TestSettingsWaitForIdle(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []Match{testMatch()}})
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
 	})
 	e.player.waitStart(t)
-	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
+	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
 	s := DefaultSettings()
 	s.Threads = 1
 	e.a.applySettings(s)
@@ -339,24 +341,24 @@ func TestSettingsWaitForIdle(t *testing.T) {
 func TestAPIStatus(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []Match{testMatch()},
-			Results: []Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []state.Match{testMatch()},
+			Results: []state.Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
 	})
 	e.player.waitStart(t)
-	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
+	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
 
 	status, body := e.get("/api/status", false)
 	require.Equal(t, http.StatusOK, status)
 	var got struct {
 		State   string `json:"state"`
 		Online  bool   `json:"online"`
-		Bot     BotInfo
-		Matches []Match  `json:"matches"`
-		Results []Result `json:"recent_results"`
-		Engine  Engine   `json:"engine"`
-		Device  Device   `json:"device"`
-		Storage Storage  `json:"storage"`
-		Source  string   `json:"token_source"`
+		Bot     state.BotInfo
+		Matches []state.Match        `json:"matches"`
+		Results []state.Result       `json:"recent_results"`
+		Engine  state.EngineSettings `json:"engine"`
+		Device  state.Device         `json:"device"`
+		Storage state.Storage        `json:"storage"`
+		Source  string               `json:"token_source"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(body), &got))
 	assert.Equal(t, "in_game", got.State)
@@ -392,7 +394,7 @@ func TestTokenRejectedWhileRunning(t *testing.T) {
 		a.cfg.Player.(*fakePlayer).err = fmt.Errorf("poll: %w", ErrTokenRejected)
 	})
 	e.player.waitStart(t)
-	st := e.waitFor("token rejected", func(s Status) bool { return s.Kind == KindTokenRejected })
+	st := e.waitFor("token rejected", func(s state.Status) bool { return s.Kind == state.KindTokenRejected })
 	assert.Contains(t, st.Detail, "rejected")
 	select {
 	case <-e.player.started:
@@ -403,10 +405,10 @@ func TestTokenRejectedWhileRunning(t *testing.T) {
 	assert.Contains(t, body, "Enter a new token")
 }
 
-func testMatch() Match {
+func testMatch() state.Match {
 	board := make([]int, 64)
 	board[27], board[28], board[35], board[36] = 2, 1, 1, 2
-	return Match{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []Leg{
+	return state.Match{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []state.Leg{
 		{Leg: 0, BoardSize: 8, Board: board, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{41000, 52500}, Discs: [2]int{2, 2}, LastMove: 28},
 		{Leg: 1, BoardSize: 8, Board: board, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{50000, 58000}, Discs: [2]int{2, 2}, LastMove: -1},
 	}}

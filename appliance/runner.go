@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 )
 
@@ -34,7 +35,7 @@ type Player interface {
 // wrapping ErrNetwork when the server cannot be reached, and the bot's
 // identity on success. Errors must not contain the token.
 type TokenChecker interface {
-	CheckToken(ctx context.Context, token string) (BotInfo, error)
+	CheckToken(ctx context.Context, token string) (state.BotInfo, error)
 }
 
 // Backoff of the bot restarts: gokrazy restarts a process after 1 s
@@ -49,7 +50,7 @@ const (
 // runnerCmd changes what the runner plays with.
 type runnerCmd struct {
 	token    *string
-	source   TokenSource
+	source   state.TokenSource
 	settings *Settings
 	done     chan struct{}
 }
@@ -61,7 +62,7 @@ type runnerCmd struct {
 // it through cmds.
 type runner struct {
 	player Player
-	hub    *Hub
+	hub    *state.Hub
 	log    *slog.Logger
 	drain  time.Duration
 	cmds   chan runnerCmd
@@ -71,13 +72,13 @@ type runner struct {
 	current atomic.Pointer[play]
 }
 
-func newRunner(p Player, hub *Hub, log *slog.Logger, drain time.Duration) *runner {
+func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
 	return &runner{player: p, hub: hub, log: log, drain: drain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
 }
 
 // setToken makes tok (from src) the token in effect; "" stops the bot.
 // It returns once the old play has drained and the new one is started.
-func (r *runner) setToken(ctx context.Context, tok string, src TokenSource) {
+func (r *runner) setToken(ctx context.Context, tok string, src state.TokenSource) {
 	c := runnerCmd{token: &tok, source: src, done: make(chan struct{})}
 	select {
 	case r.cmds <- c:
@@ -109,7 +110,7 @@ type play struct {
 }
 
 // run is the runner's loop; it returns after draining when ctx ends.
-func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Settings) {
+func (r *runner) run(ctx context.Context, tok string, src state.TokenSource, s Settings) {
 	var (
 		cur      *play
 		rejected bool
@@ -123,7 +124,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 		p := &play{cancel: cancel, done: make(chan error, 1), started: time.Now()}
 		cur = p
 		r.current.Store(p)
-		r.hub.Update(func(st *Status) {
+		r.hub.Update(func(st *state.Status) {
 			st.Online, st.Rejected, st.NetworkDown, st.Matches = false, false, false, nil
 			st.Detail = ""
 		})
@@ -146,7 +147,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 		}
 		t.Stop()
 		cur = nil
-		r.hub.Update(func(st *Status) { st.Online, st.Matches = false, nil })
+		r.hub.Update(func(st *state.Status) { st.Online, st.Matches = false, nil })
 	}
 	stopRetry := func() {
 		if retry != nil {
@@ -173,7 +174,9 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 				stopRetry()
 				tok, rejected, backoff = *c.token, false, minBackoff
 				if tok == "" {
-					r.hub.Update(func(st *Status) { st.Online, st.Rejected, st.NetworkDown, st.Bot = false, false, false, BotInfo{} })
+					r.hub.Update(func(st *state.Status) {
+						st.Online, st.Rejected, st.NetworkDown, st.Bot = false, false, false, state.BotInfo{}
+					})
 				}
 			}
 			if c.settings != nil {
@@ -182,7 +185,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 					s, pending = *pending, nil
 					stop()
 				}
-				r.hub.Update(func(st *Status) { st.Engine = s.engine() })
+				r.hub.Update(func(st *state.Status) { st.Engine = s.engine() })
 			}
 			close(c.done)
 		case <-r.idle:
@@ -190,7 +193,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 				r.log.Info("applying new settings now that no match runs")
 				s, pending = *pending, nil
 				stop()
-				r.hub.Update(func(st *Status) { st.Engine = s.engine() })
+				r.hub.Update(func(st *state.Status) { st.Engine = s.engine() })
 			}
 		case err := <-done:
 			lasted := time.Since(cur.started)
@@ -200,7 +203,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 			if errors.Is(err, ErrTokenRejected) {
 				rejected = true
 				r.log.Error("FlipSight rejected the bot token; enter a new one on the token page")
-				r.hub.Update(func(st *Status) {
+				r.hub.Update(func(st *state.Status) {
 					st.Rejected, st.Online, st.Matches = true, false, nil
 					st.Detail = "FlipSight rejected the token (401)"
 				})
@@ -214,7 +217,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 				msg = err.Error()
 			}
 			r.log.Warn("bot stopped; retrying", "err", msg, "in", backoff)
-			r.hub.Update(func(st *Status) {
+			r.hub.Update(func(st *state.Status) {
 				st.Online, st.Matches = false, nil
 				st.NetworkDown = errors.Is(err, ErrNetwork)
 				st.Detail = msg + "; retrying in " + backoff.String()
@@ -233,7 +236,7 @@ func (r *runner) report(p *play, rep bot.Status) {
 	if r.current.Load() != p {
 		return
 	}
-	r.hub.Update(func(st *Status) { applyBotStatus(st, rep) })
+	r.hub.Update(func(st *state.Status) { applyBotStatus(st, rep) })
 	if len(rep.Matches) == 0 {
 		select {
 		case r.idle <- struct{}{}:

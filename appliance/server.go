@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/config"
 )
 
@@ -19,7 +20,7 @@ var webFS embed.FS
 // pageData is what every page template gets.
 type pageData struct {
 	Title       string
-	St          Status
+	St          state.Status
 	CSRF        string
 	Notice      string
 	NoticeClass string
@@ -53,7 +54,7 @@ func parseTemplates() (*template.Template, error) {
 }
 
 // boardCells returns the CSS classes of a leg's squares, a1 first.
-func boardCells(l Leg) []string {
+func boardCells(l state.Leg) []string {
 	if l.BoardSize != 8 && l.BoardSize != 10 {
 		return nil // flipsight refuses other sizes; never allocate from one
 	}
@@ -99,13 +100,13 @@ func colorName(c int) string {
 	return "?"
 }
 
-func tokenText(s TokenSource) string {
+func tokenText(s state.TokenSource) string {
 	switch s {
-	case TokenEnv:
+	case state.TokenEnv:
 		return "from the environment (" + config.TokenEnv + ")"
-	case TokenStored:
+	case state.TokenStored:
 		return "saved on this device"
-	case TokenMemory:
+	case state.TokenMemory:
 		return "entered, but not saved (storage problem): enter it again after a restart"
 	}
 	return "none"

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -202,8 +203,8 @@ func (s Settings) Validate(egaroucid bool) error {
 }
 
 // Engine returns the engine part of s for the status.
-func (s Settings) engine() Engine {
-	e := Engine{MaxMatches: s.MaxMatches, Threads: s.Threads, HashMB: s.HashMB, PerMode: map[string]string{}}
+func (s Settings) engine() state.EngineSettings {
+	e := state.EngineSettings{MaxMatches: s.MaxMatches, Threads: s.Threads, HashMB: s.HashMB, PerMode: map[string]string{}}
 	for k, v := range s.Engines {
 		e.PerMode[k] = v
 	}

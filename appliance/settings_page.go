@@ -2,6 +2,8 @@ package appliance
 
 import (
 	"net/http"
+
+	"flipbot.dev/flipbot/appliance/state"
 )
 
 func (a *app) settingsData(w http.ResponseWriter, r *http.Request, s Settings, notice, class string) pageData {
@@ -57,10 +59,10 @@ func (a *app) applySettings(s Settings) {
 	a.log.Info("settings changed", "max_matches", s.MaxMatches, "threads", s.Threads, "hash_mb", s.HashMB, "display", s.Display)
 	// Before the clock is set the runner has not started; it starts with
 	// the settings in a.settings.
-	if a.hub.Snapshot().Phase == PhaseRunning {
+	if a.hub.Snapshot().Phase == state.PhaseRunning {
 		a.runner.setSettings(a.ctx, s)
 	} else {
-		a.hub.Update(func(st *Status) { st.Engine = s.engine() })
+		a.hub.Update(func(st *state.Status) { st.Engine = s.engine() })
 	}
 	if a.cfg.Indicators != nil {
 		a.cfg.Indicators.Configure(s)

@@ -3,6 +3,8 @@ package appliance
 import (
 	"net/http"
 	"time"
+
+	"flipbot.dev/flipbot/appliance/state"
 )
 
 // serveHome is the setup page while no token is in effect, else the status page.
@@ -36,7 +38,7 @@ func (a *app) serveAPIStatus(w http.ResponseWriter, r *http.Request) {
 
 // refreshed returns a snapshot with the slowly changing device facts
 // (addresses, free space, uptime) brought up to date, at most every few seconds.
-func (a *app) refreshed() Status {
+func (a *app) refreshed() state.Status {
 	a.mu.Lock()
 	stale := time.Since(a.factsAt) > 3*time.Second
 	if stale {
@@ -53,7 +55,7 @@ func (a *app) refreshed() Status {
 
 // runClocks runs the mover's clock of every active leg down from the time
 // the bot reported it, so that the page shows live clocks between reports.
-func runClocks(st *Status, now time.Time) {
+func runClocks(st *state.Status, now time.Time) {
 	for i := range st.Matches {
 		for j := range st.Matches[i].Legs {
 			l := &st.Matches[i].Legs[j]

@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"flipbot.dev/flipbot/appliance/state"
 )
 
 // checkStorage reports whether dir (the token and settings directory, under
 // perm) can be written: perm must exist, dir is created 0700 when missing,
 // and a probe file is written and removed. The problem text is for people:
 // it names the cause (no /perm, read-only /perm) and what to do.
-func checkStorage(perm, dir string, ops fileOps) Storage {
-	st := Storage{Path: perm}
+func checkStorage(perm, dir string, ops fileOps) state.Storage {
+	st := state.Storage{Path: perm}
 	if fi, err := os.Stat(perm); err != nil || !fi.IsDir() {
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
 			st.Problem = fmt.Sprintf("%s is missing: the token cannot be kept", perm)
