@@ -102,7 +102,7 @@ func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
 	require.Empty(t, zeroFields(reflect.ValueOf(rep), "bot.Status"), "the filler reaches every field")
 
 	// Each top-level field of bot.Status and where the appliance shows
-	// it; a new field must be added to applyBotStatus and here.
+	// it; a new field must be added to reportOf and here.
 	shown := map[string]func(t *testing.T, st state.Status){
 		"State":       func(t *testing.T, st state.Status) { assert.Equal(t, rep.State, st.BotState) },
 		"Bot":         func(t *testing.T, st state.Status) { assert.Equal(t, rep.Bot, st.Bot) },
@@ -115,7 +115,7 @@ func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
 	for i := range reflect.TypeFor[bot.Status]().NumField() {
 		name := reflect.TypeFor[bot.Status]().Field(i).Name
 		if _, ok := shown[name]; !ok {
-			t.Errorf("bot.Status.%s is not shown by the appliance: copy it in applyBotStatus and check it here", name)
+			t.Errorf("bot.Status.%s is not shown by the appliance: copy it in reportOf and check it here", name)
 		}
 	}
 
@@ -125,7 +125,7 @@ func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
 		st.Storage.OK = true
 		st.Phase = state.PhaseRunning
 	})
-	hub.Update(func(st *state.Status) { applyBotStatus(st, rep) })
+	hub.Update(func(st *state.Status) { st.Report = reportOf(st.Report, rep) })
 	b, err := hub.Snapshot().JSON()
 	require.NoError(t, err)
 	var got state.Status
@@ -137,7 +137,7 @@ func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
 
 	online := rep
 	online.State = bot.StateOnline
-	hub.Update(func(st *state.Status) { applyBotStatus(st, online) })
+	hub.Update(func(st *state.Status) { st.Report = reportOf(st.Report, online) })
 	st := hub.Snapshot()
 	assert.True(t, st.Online)
 	assert.False(t, st.NetworkDown, "never network-down while online")
@@ -164,8 +164,8 @@ func TestEveryIndicatorFieldIsFilled(t *testing.T) {
 		}
 	}
 	st := state.Status{Device: state.Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://192.168.1.23:8080/"}},
-		PairingCode: "4F7K-29QX", Detail: "why"}
-	applyBotStatus(&st, rep)
+		PairingCode: "4F7K-29QX", Report: state.Report{Detail: "why"}}
+	st.Report = reportOf(st.Report, rep)
 	setup, game := st, st
 	setup.Kind, game.Kind = state.KindTokenRejected, state.KindInGame
 	set := map[string]bool{}

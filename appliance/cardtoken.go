@@ -53,25 +53,33 @@ func (b BootPartition) ReadCardToken() ([]byte, time.Time, bool, error) {
 // network) is tried again while no token is in effect.
 const cardRetry = 30 * time.Second
 
+// cardStart is what the card's token file leaves the start to do: keep
+// trying a token in the background when FlipSight could not be reached
+// (retry), run until the next start with a checked token that /perm could
+// not keep (memory); who is whom FlipSight said the card's token names,
+// when it was used.
+type cardStart struct {
+	retry, memory string
+	who           state.BotInfo
+}
+
 // applyCardToken looks at the card's token file at start, before the
 // setup page is offered. With no stored token, a well-formed token from it
 // is checked with FlipSight like a pasted one and, if accepted, saved to
 // /perm; a stored token is replaced only by a different token in a file
-// newer than it. It never writes to the card. It returns a token to keep
-// trying in the background when FlipSight could not be reached, else "";
-// and memory, a checked token that /perm could not keep (to run with until
-// the next start).
-func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
+// newer than it. It never writes to the card. It returns what the start
+// must do next.
+func (a *app) applyCardToken(ctx context.Context) cardStart {
 	if a.cfg.CardToken == nil {
-		return "", ""
+		return cardStart{}
 	}
 	data, mod, ok, err := a.cfg.CardToken.ReadCardToken()
 	if err != nil && !ok {
 		a.log.Warn("could not read the card's boot partition", "err", err)
-		return "", ""
+		return cardStart{}
 	}
 	if !ok {
-		return "", ""
+		return cardStart{}
 	}
 	set := func(o state.CardOutcome, msg string) {
 		a.hub.Update(func(st *state.Status) { st.Card = state.CardToken{Present: true, Outcome: o, Message: msg} })
@@ -83,24 +91,24 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 	if err != nil {
 		a.log.Warn("token file on the card not usable", "file", BootTokenFileName, "err", err)
 		set(state.CardInvalid, fmt.Sprintf("%s on the card: %v", BootTokenFileName, err))
-		return "", ""
+		return cardStart{}
 	}
 	if a.envToken != "" {
 		a.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
 		set(state.CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
-		return "", ""
+		return cardStart{}
 	}
 	stored, serr := a.tokens.Load()
 	if serr == nil {
 		if stored == tok {
 			a.log.Info("token source: stored (the card's token file holds the same token)")
 			set(state.CardSame, "The card's token file holds the stored token.")
-			return "", ""
+			return cardStart{}
 		}
 		if smod, err := a.tokens.ModTime(); err == nil && !mod.After(smod) {
 			a.log.Info("token source: stored (the card's token file holds another token but is not newer; ignored)")
 			set(state.CardOlder, "The card's token file holds another token but is older than the stored one: ignored.")
-			return "", ""
+			return cardStart{}
 		}
 	}
 	a.hub.Update(func(st *state.Status) {
@@ -117,20 +125,20 @@ func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
 			msg += " Set up on this page instead, or put a new token on the card."
 		}
 		set(state.CardRefused, msg)
-		return "", ""
+		return cardStart{}
 	case err != nil:
 		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", err, a.cardRetry))
 		if serr == nil {
-			return "", "" // the stored token runs; the card is tried at the next start
+			return cardStart{} // the stored token runs; the card is tried at the next start
 		}
-		return tok, ""
+		return cardStart{retry: tok}
 	}
 	card := a.cardUsed(info, src)
-	a.hub.Update(func(st *state.Status) { st.Card, st.Bot = card, info })
+	a.hub.Update(func(st *state.Status) { st.Card = card })
 	if src == state.TokenMemory {
-		return "", tok
+		return cardStart{memory: tok, who: info}
 	}
-	return "", ""
+	return cardStart{who: info}
 }
 
 // retryCardToken tries a card token that could not be checked at start,
@@ -158,9 +166,9 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 		card := a.cardUsed(info, src)
 		a.hub.Update(func(st *state.Status) {
 			st.Card = card
-			st.Token, st.Bot, st.PairingCode, st.Rejected = src, info, "", false
+			st.Token, st.PairingCode = src, ""
 		})
-		a.runner.setToken(a.ctx, tok, src)
+		a.runner.setToken(a.ctx, tok, info)
 		return
 	}
 }

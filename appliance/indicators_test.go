@@ -23,13 +23,13 @@ func TestToGPIOStatus(t *testing.T) {
 	assert.Equal(t, "http://192.168.1.23:8080/", g.SetupURL, "a URL people can type, not loopback")
 	assert.Equal(t, "192.168.1.23", g.Address)
 
-	online := state.Status{Kind: state.KindOnlineIdle, PairingCode: "stale", Bot: state.BotInfo{Name: "PiBot", Rating: 1612.6}}
+	online := state.Status{Kind: state.KindOnlineIdle, PairingCode: "stale", Report: state.Report{Bot: state.BotInfo{Name: "PiBot", Rating: 1612.6}}}
 	g = ToGPIOStatus(online, time.Time{})
 	assert.Equal(t, gpio.OnlineIdle, g.Kind)
 	assert.Empty(t, g.PairingCode, "the code is shown only while setup is needed")
 	assert.Equal(t, 1613, g.Rating)
 
-	game := state.Status{Kind: state.KindInGame, Matches: []state.Match{testMatch()}}
+	game := state.Status{Kind: state.KindInGame, Report: state.Report{Matches: []state.Match{testMatch()}}}
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	for i := range game.Matches[0].Legs {
 		game.Matches[0].Legs[i].ClocksAt = at

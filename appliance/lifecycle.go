@@ -268,17 +268,18 @@ func (a *app) run(ctx context.Context) int {
 
 	runnerDone := make(chan struct{})
 	if ctx.Err() == nil {
-		retry, memory := a.applyCardToken(ctx)
+		card := a.applyCardToken(ctx)
+		a.runner.nameBot(card.who)
 		tok, src := a.initialToken()
-		if memory != "" && src == state.TokenNone {
-			tok, src = memory, state.TokenMemory
+		if card.memory != "" && src == state.TokenNone {
+			tok, src = card.memory, state.TokenMemory
 			a.hub.Update(func(st *state.Status) { st.Token = src })
 		}
-		if retry != "" && src == state.TokenNone {
-			go a.retryCardToken(ctx, retry)
+		if card.retry != "" && src == state.TokenNone {
+			go a.retryCardToken(ctx, card.retry)
 		}
 		go func() {
-			a.runner.run(ctx, tok, src, a.currentSettings())
+			a.runner.run(ctx, tok, a.currentSettings())
 			close(runnerDone)
 		}()
 		if src == state.TokenNone {

@@ -15,11 +15,11 @@ import (
 
 func TestRunClocks(t *testing.T) {
 	at := time.Unix(1_800_000_000, 0)
-	st := state.Status{Matches: []state.Match{{Legs: []state.Leg{
+	st := state.Status{Report: state.Report{Matches: []state.Match{{Legs: []state.Leg{
 		{Status: "active", Turn: 1, ClocksMS: [2]int64{10_000, 20_000}, ClocksAt: at},
 		{Status: "finished", Turn: 2, ClocksMS: [2]int64{10_000, 20_000}, ClocksAt: at},
 		{Status: "active", Turn: 2, ClocksMS: [2]int64{10_000, 1_000}, ClocksAt: at},
-	}}}}
+	}}}}}
 	runClocks(&st, at.Add(2500*time.Millisecond))
 	l := st.Matches[0].Legs
 	assert.Equal(t, [2]int64{7_500, 20_000}, l[0].ClocksMS, "the mover's clock runs")

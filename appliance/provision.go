@@ -128,11 +128,9 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 	}
 	a.hub.Update(func(st *state.Status) {
 		st.Token = src
-		st.Bot = info
 		st.PairingCode = ""
-		st.Rejected = false
 	})
-	a.runner.setToken(a.ctx, tok, src)
+	a.runner.setToken(a.ctx, tok, info)
 	return notice, true
 }
 
@@ -230,12 +228,8 @@ func (a *app) removeToken() error {
 	if a.envToken != "" {
 		return nil
 	}
-	a.runner.setToken(a.ctx, "", state.TokenNone)
-	a.hub.Update(func(st *state.Status) {
-		st.Token = state.TokenNone
-		st.Bot = state.BotInfo{}
-		st.Rejected = false
-	})
+	a.runner.setToken(a.ctx, "", state.BotInfo{})
+	a.hub.Update(func(st *state.Status) { st.Token = state.TokenNone })
 	a.rotatePairingCode("token removed")
 	return nil
 }

@@ -315,29 +315,6 @@ func TestSettingsPage(t *testing.T) {
 	assert.Equal(t, 32, st.Engine.HashMB)
 }
 
-func TestSettingsWaitForIdle(t *testing.T) {
-	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
-	})
-	e.player.waitStart(t)
-	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
-	s := DefaultSettings()
-	s.Threads = 1
-	e.a.applySettings(s)
-	select {
-	case <-e.player.started:
-		t.Fatal("the bot was restarted in the middle of a match")
-	default:
-	}
-	// The match ends: the runner applies the settings.
-	e.player.setReport(bot.Status{State: bot.StateOnline})
-	cur := e.a.runner.current.Load()
-	e.a.runner.report(cur, bot.Status{State: bot.StateOnline})
-	e.player.waitStart(t)
-	assert.Equal(t, 1, e.player.lastSettings().Threads)
-}
-
 func TestAPIStatus(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))

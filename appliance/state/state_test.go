@@ -81,7 +81,7 @@ func TestHubSubscribe(t *testing.T) {
 }
 
 func TestStatusJSONHidesSecrets(t *testing.T) {
-	s := Status{PairingCode: "123456", Token: TokenStored, Detail: "x"}
+	s := Status{PairingCode: "123456", Token: TokenStored, Report: Report{Detail: "x"}}
 	b, err := s.JSON()
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), "123456")

@@ -43,23 +43,13 @@ type Status struct {
 	Kind      Kind        `json:"state"`
 	StateText string      `json:"state_text"`
 	Phase     Phase       `json:"-"`
-	Detail    string      `json:"detail,omitempty"` // the last error or hint, for people
 	Token     TokenSource `json:"token_source"`
-	// Bot, BotState, Online, NetworkDown, Matches and Results are the
-	// bot's own report (bot.Status), copied by applyBotStatus: its state,
-	// whether its stream is up, whether the last failure was the network.
-	Bot         BotInfo  `json:"bot"`
-	BotState    string   `json:"bot_state"`
-	Online      bool     `json:"online"`
-	NetworkDown bool     `json:"network_down"`
-	Rejected    bool     `json:"token_rejected"`
-	Matches     []Match  `json:"matches"`
-	Results     []Result `json:"recent_results"`
-	// BotUpdated is when the bot made its last report.
-	BotUpdated time.Time      `json:"bot_updated"`
-	Engine     EngineSettings `json:"engine"`
-	Device     Device         `json:"device"`
-	Storage    Storage        `json:"storage"`
+	// Report is the bot's part, written by the runner alone; its fields
+	// are the Status's own in Go and in the JSON.
+	Report
+	Engine  EngineSettings `json:"engine"`
+	Device  Device         `json:"device"`
+	Storage Storage        `json:"storage"`
 	// Card is the token file on the SD card's boot partition, if any.
 	Card CardToken `json:"card_token_file"`
 	// Games is the state of the game records (record.Store).
@@ -69,6 +59,30 @@ type Status struct {
 	// PairingCode is shown on the display and in the log while setup is
 	// needed; never in /api/status.
 	PairingCode string `json:"-"`
+}
+
+// Report is the bot's part of the status as the runner that starts,
+// stops and restarts the bot last wrote it: the bot's own report
+// (bot.Status, copied field by field) and how its last play ended (a
+// rejected token, a failure and its retry). The runner is its one writer,
+// as one value; everything else only reads it.
+type Report struct {
+	// Detail is the last error or hint, for people.
+	Detail string `json:"detail,omitempty"`
+	// Bot is the bot as FlipSight last named it, kept while reconnecting.
+	Bot BotInfo `json:"bot"`
+	// BotState is the bot's own state (bot.Status.State).
+	BotState string `json:"bot_state"`
+	// Online: the bot's stream is up.
+	Online bool `json:"online"`
+	// NetworkDown: the last failure was not reaching FlipSight at all.
+	NetworkDown bool `json:"network_down"`
+	// Rejected: FlipSight refused the token; it is not tried again.
+	Rejected bool     `json:"token_rejected"`
+	Matches  []Match  `json:"matches"`
+	Results  []Result `json:"recent_results"`
+	// BotUpdated is when the bot made its last report.
+	BotUpdated time.Time `json:"bot_updated"`
 }
 
 // BotInfo names the bot as FlipSight knows it: the bot's own type.
