@@ -2,52 +2,14 @@ package appliance
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
-	"flipbot.dev/flipbot/appliance/bootfs"
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/flipsight"
 )
-
-// CardTokenSource reads the token file an owner put on the SD card's FAT
-// boot partition (BootTokenFileName).
-type CardTokenSource interface {
-	// ReadCardToken returns the file's content and modification time; ok
-	// is false when the card holds no such file.
-	ReadCardToken() (data []byte, mod time.Time, ok bool, err error)
-}
-
-// BootPartition is the CardTokenSource of a FAT file system: the boot
-// partition of the disk the device booted from when Path is empty, else the
-// device or image file at Path. It only ever opens it read-only.
-type BootPartition struct {
-	Path string
-}
-
-// ReadCardToken implements CardTokenSource.
-func (b BootPartition) ReadCardToken() ([]byte, time.Time, bool, error) {
-	dev := b.Path
-	if dev == "" {
-		d, err := bootfs.Host{Root: "/"}.BootPartition()
-		if err != nil {
-			return nil, time.Time{}, false, fmt.Errorf("find the boot partition: %w", err)
-		}
-		dev = d
-	}
-	f, err := bootfs.ReadBootFile(dev, BootTokenFileName, maxTokenFile)
-	switch {
-	case errors.Is(err, bootfs.ErrNotExist):
-		return nil, time.Time{}, false, nil
-	case errors.Is(err, bootfs.ErrTooLarge):
-		return nil, f.ModTime, true, fmt.Errorf("%s is too large to hold a token", BootTokenFileName)
-	case err != nil:
-		return nil, time.Time{}, false, err
-	}
-	return f.Data, f.ModTime, true, nil
-}
 
 // cardRetry is how often a card token that could not be checked (no
 // network) is tried again while no token is in effect.
@@ -59,7 +21,7 @@ const cardRetry = 30 * time.Second
 // not keep (memory); who is whom FlipSight said the card's token names,
 // when it was used.
 type cardStart struct {
-	retry, memory string
+	retry, memory flipsight.Token
 	who           state.BotInfo
 }
 
@@ -84,23 +46,23 @@ func (a *app) applyCardToken(ctx context.Context) cardStart {
 	set := func(o state.CardOutcome, msg string) {
 		a.hub.Update(func(st *state.Status) { st.Card = state.CardToken{Present: true, Outcome: o, Message: msg} })
 	}
-	tok := ""
+	var tok flipsight.Token
 	if err == nil {
-		tok, err = ParseTokenFile(data)
+		tok, err = store.ParseTokenFile(data)
 	}
 	if err != nil {
-		a.log.Warn("token file on the card not usable", "file", BootTokenFileName, "err", err)
-		set(state.CardInvalid, fmt.Sprintf("%s on the card: %v", BootTokenFileName, err))
+		a.log.Warn("token file on the card not usable", "file", store.BootTokenFileName, "err", err)
+		set(state.CardInvalid, fmt.Sprintf("%s on the card: %v", store.BootTokenFileName, err))
 		return cardStart{}
 	}
-	if a.envToken != "" {
+	if a.envWins() {
 		a.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
 		set(state.CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
 		return cardStart{}
 	}
 	stored, serr := a.tokens.Load()
 	if serr == nil {
-		if stored == tok {
+		if stored.Equal(tok) {
 			a.log.Info("token source: stored (the card's token file holds the same token)")
 			set(state.CardSame, "The card's token file holds the stored token.")
 			return cardStart{}
@@ -118,7 +80,7 @@ func (a *app) applyCardToken(ctx context.Context) cardStart {
 	switch {
 	case src == state.TokenMemory:
 	case rejected:
-		msg := "FlipSight refused the token in " + BootTokenFileName + "."
+		msg := "FlipSight refused the token in " + store.BootTokenFileName + "."
 		if serr == nil {
 			msg += " The stored token stays in effect."
 		} else {
@@ -143,7 +105,7 @@ func (a *app) applyCardToken(ctx context.Context) cardStart {
 
 // retryCardToken tries a card token that could not be checked at start,
 // until it is accepted or refused, or another token is in effect.
-func (a *app) retryCardToken(ctx context.Context, tok string) {
+func (a *app) retryCardToken(ctx context.Context, tok flipsight.Token) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -156,7 +118,7 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 		info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
 		if rejected {
 			a.hub.Update(func(st *state.Status) {
-				st.Card = state.CardToken{Present: true, Outcome: state.CardRefused, Message: "FlipSight refused the token in " + BootTokenFileName + ". Set up on this page instead."}
+				st.Card = state.CardToken{Present: true, Outcome: state.CardRefused, Message: "FlipSight refused the token in " + store.BootTokenFileName + ". Set up on this page instead."}
 			})
 			return
 		}
@@ -176,14 +138,5 @@ func (a *app) retryCardToken(ctx context.Context, tok string) {
 // cardUsed logs that the card's token won and returns its status.
 func (a *app) cardUsed(info state.BotInfo, src state.TokenSource) state.CardToken {
 	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
-	return state.CardToken{Present: true, Outcome: state.CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name)}
-}
-
-// ModTime returns when the stored token was last written.
-func (s *TokenStore) ModTime() (time.Time, error) {
-	fi, err := os.Stat(s.path())
-	if err != nil {
-		return time.Time{}, fmt.Errorf("token file: %w", err)
-	}
-	return fi.ModTime(), nil
+	return state.CardToken{Present: true, Outcome: state.CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", store.BootTokenFileName, info.Name)}
 }

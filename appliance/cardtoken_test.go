@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -33,14 +34,14 @@ func withCard(c fakeCard) envOption {
 // withStored saves tok as the stored token, written at mod.
 func withStored(t *testing.T, tok string, mod time.Time) envOption {
 	return func(cfg *Config, a *app) {
-		require.NoError(t, a.tokens.Save(tok))
-		require.NoError(t, os.Chtimes(filepath.Join(cfg.Dir, TokenFileName), mod, mod))
+		require.NoError(t, a.tokens.Save(mustToken(t, tok)))
+		require.NoError(t, os.Chtimes(filepath.Join(cfg.Dir, store.TokenFileName), mod, mod))
 	}
 }
 
 func storedToken(t *testing.T, e *testEnv) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	b, err := os.ReadFile(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	return strings.TrimSpace(string(b))
 }
@@ -52,7 +53,7 @@ func TestCardTokenFirstBoot(t *testing.T) {
 	assert.Equal(t, "TestBot", st.Bot.Name)
 	assert.Equal(t, tokA, e.player.waitStart(t), "the bot plays with the card's token")
 	assert.Equal(t, tokA, storedToken(t, e), "saved to /perm")
-	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	assert.Empty(t, e.a.pairingCode(), "no pairing code: setup is never offered")
@@ -114,7 +115,7 @@ func TestCardTokenWithStoredToken(t *testing.T) {
 }
 
 func TestCardTokenEnvWins(t *testing.T) {
-	e := startEnv(t, func(cfg *Config, a *app) { a.envToken = tokB }, withCard(fakeCard{data: []byte(tokA), mod: time.Now(), ok: true}))
+	e := startEnv(t, func(cfg *Config, a *app) { a.envToken = mustToken(t, tokB) }, withCard(fakeCard{data: []byte(tokA), mod: time.Now(), ok: true}))
 	e.waitFor("env wins", func(s state.Status) bool { return s.Card.Outcome == state.CardEnv && s.Token == state.TokenEnv })
 	assert.Equal(t, tokB, e.player.waitStart(t))
 }

@@ -21,12 +21,8 @@ type FlipSightChecker struct {
 }
 
 // CheckToken implements TokenChecker.
-func (c FlipSightChecker) CheckToken(ctx context.Context, tok string) (state.BotInfo, error) {
-	t, err := flipsight.NewToken(tok)
-	if err != nil {
-		return state.BotInfo{}, fmt.Errorf("check token: %w", err)
-	}
-	cl, err := flipsight.NewClient(flipsight.Config{APIURL: c.APIURL, StreamURL: c.StreamURL, Token: t, HTTPClient: c.HTTPClient})
+func (c FlipSightChecker) CheckToken(ctx context.Context, tok flipsight.Token) (state.BotInfo, error) {
+	cl, err := flipsight.NewClient(flipsight.Config{APIURL: c.APIURL, StreamURL: c.StreamURL, Token: tok, HTTPClient: c.HTTPClient})
 	if err != nil {
 		return state.BotInfo{}, fmt.Errorf("check token: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -134,7 +135,7 @@ func TestPagesInChromium(t *testing.T) {
 
 	t.Run("status page in a game", func(t *testing.T) {
 		e := startEnv(t, named, func(c *Config, a *app) {
-			require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+			require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
 				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
 				Matches: []state.Match{testMatch(), octagonMatch()},
@@ -168,7 +169,7 @@ func TestPagesInChromium(t *testing.T) {
 	})
 
 	t.Run("storage missing", func(t *testing.T) {
-		e := startEnv(t, named, func(c *Config, a *app) { a.ops = erofsOps() })
+		e := startEnv(t, named, func(c *Config, a *app) { a.fs = erofs() })
 		e.waitFor("storage missing", func(s state.Status) bool { return s.Kind == state.KindStorageMissing })
 		dom := shoot(t, bin, e.base+"/", "storage-missing.png", 1000, 1100)
 		assert.Contains(t, dom, "read-only")

@@ -12,7 +12,8 @@
 //
 //   - indicators.go: the LEDs and display (package gpio), each state
 //     mapped onto the gpio package's own input.
-//   - token.go, atomicfile.go: the token store on /perm (0600, atomic).
+//   - package appliance/store: the token and settings files on /perm (0600,
+//     atomic) and the card's token file.
 //   - storage.go: whether /perm is there and writable, and its free space.
 //   - settings.go: engine and hardware settings kept as JSON on /perm.
 //   - provision.go: the first-boot page (pairing code + token) and the token page.

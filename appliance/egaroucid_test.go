@@ -175,7 +175,7 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 	var online atomic.Bool
 	done := make(chan error, 1)
 	go func() {
-		done <- player.Play(ctx, tokA, s, func(st bot.Status) { online.Store(st.Online()) })
+		done <- player.Play(ctx, mustToken(t, tokA), s, func(st bot.Status) { online.Store(st.Online()) })
 	}()
 	require.Eventually(t, online.Load, 10*time.Second, 10*time.Millisecond, "the bot goes online")
 

@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // The attacks of issue 14 on the pages, each refused.
@@ -174,7 +176,7 @@ type gatedChecker struct {
 	open    chan struct{}
 }
 
-func (g *gatedChecker) CheckToken(ctx context.Context, tok string) (state.BotInfo, error) {
+func (g *gatedChecker) CheckToken(ctx context.Context, tok flipsight.Token) (state.BotInfo, error) {
 	g.entered <- struct{}{}
 	<-g.open
 	return g.inner.CheckToken(ctx, tok)
@@ -221,9 +223,9 @@ func TestConcurrentSetupsOneWins(t *testing.T) {
 	}
 	require.Len(t, won, 1, "statuses %v", results)
 	require.Len(t, lost, 1, "statuses %v", results)
-	stored, err := NewTokenStore(e.a.cfg.Dir).Load()
+	stored, err := store.NewTokenFile(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
-	assert.Equal(t, won[0], stored, "the winner's token is kept")
+	assert.Equal(t, won[0], stored.Reveal(), "the winner's token is kept")
 }
 
 // The notice after setup reaches the browser that sent the form, not a
@@ -253,7 +255,7 @@ func TestFlashBelongsToOneBrowser(t *testing.T) {
 
 // A token that cannot be saved: the notice says why, without the path.
 func TestSaveFailureNoticeHasNoPath(t *testing.T) {
-	e := startEnv(t, func(c *Config, a *app) { a.ops = erofsOps() })
+	e := startEnv(t, func(c *Config, a *app) { a.fs = erofs() })
 	st := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" })
 	csrf := e.csrf("/", false)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {st.PairingCode}, "token": {tokA}}, "", "")

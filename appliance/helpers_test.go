@@ -20,7 +20,22 @@ import (
 
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
+
+// Two well-formed tokens.
+const (
+	tokA = "fsbm_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	tokB = "fsbm_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+)
+
+// mustToken is s as a flipsight.Token (any printable ASCII without spaces).
+func mustToken(t testing.TB, s string) flipsight.Token {
+	t.Helper()
+	tok, err := flipsight.NewToken(s)
+	require.NoError(t, err)
+	return tok
+}
 
 // fakePlatform serves on loopback; WaitForClock waits for clock when set.
 type fakePlatform struct {
@@ -49,14 +64,14 @@ type fakeChecker struct {
 	calls int
 }
 
-func (c *fakeChecker) CheckToken(ctx context.Context, tok string) (state.BotInfo, error) {
+func (c *fakeChecker) CheckToken(ctx context.Context, tok flipsight.Token) (state.BotInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls++
 	if c.err != nil {
 		return state.BotInfo{}, c.err
 	}
-	if b, ok := c.bots[tok]; ok {
+	if b, ok := c.bots[tok.Reveal()]; ok {
 		return b, nil
 	}
 	return state.BotInfo{}, ErrTokenRejected
@@ -80,13 +95,13 @@ func newFakePlayer() *fakePlayer {
 	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
 }
 
-func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report func(bot.Status)) error {
+func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s Settings, report func(bot.Status)) error {
 	p.mu.Lock()
-	p.tokens = append(p.tokens, tok)
+	p.tokens = append(p.tokens, tok.Reveal())
 	p.sets = append(p.sets, s)
 	rep, err, hang := p.rep, p.err, p.hang
 	p.mu.Unlock()
-	p.started <- tok
+	p.started <- tok.Reveal()
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -94,7 +96,7 @@ type Config struct {
 	AddressRefresh time.Duration
 	// CardToken, when set, is the SD card's boot partition, looked at for
 	// a token file at start (on the device: BootPartition{}).
-	CardToken CardTokenSource
+	CardToken store.CardTokenSource
 	// Games keeps the game records shown on the games pages (nil: none).
 	// Its cap follows the settings.
 	Games *record.Store
@@ -105,28 +107,31 @@ type Config struct {
 
 // app is the running appliance: the handlers and the controller share it.
 type app struct {
-	cfg           Config
-	ctx           context.Context
-	log           *slog.Logger
-	hub           *state.Hub
-	tokens        *TokenStore
-	settingsStore *SettingsStore
-	runner        *runner
-	checker       TokenChecker
-	csrf          *csrfGuard
-	pw            passwordSource
-	codeLimit     *failureLimiter
-	pwLimit       *failureLimiter
-	tmpl          interface {
+	cfg          Config
+	ctx          context.Context
+	log          *slog.Logger
+	hub          *state.Hub
+	tokens       *store.File[flipsight.Token]
+	settingsFile *store.File[Settings]
+	runner       *runner
+	checker      TokenChecker
+	csrf         *csrfGuard
+	pw           passwordSource
+	codeLimit    *failureLimiter
+	pwLimit      *failureLimiter
+	tmpl         interface {
 		ExecuteTemplate(io.Writer, string, any) error
 	}
-	envToken string
+	// envToken is FS_BOT_TOKEN, zero when the environment has none;
+	// envErr says why the environment's is not a token.
+	envToken flipsight.Token
+	envErr   error
 	// permLabel, when set, names /perm on the pages instead of cfg.Perm
 	// (the README's screenshots are made in temp directories).
 	permLabel string
-	// ops is the file system of the stores and the storage check (tests
+	// fs is the file system of the stores and the storage check (tests
 	// inject faults here).
-	ops fileOps
+	fs store.FS
 
 	// liveHits counts /live requests (the status page's refresh), for tests.
 	liveHits atomic.Int64
@@ -200,16 +205,18 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	hub := state.NewHub(nil)
 	a := &app{
 		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
-		tokens:        NewTokenStore(cfg.Dir),
-		settingsStore: NewSettingsStore(cfg.Dir),
-		checker:       cfg.Checker,
-		csrf:          csrf,
-		pw:            passwordSource{files: cfg.PasswordFiles},
-		codeLimit:     newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
-		pwLimit:       newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
-		tmpl:          tmpl,
-		envToken:      NormalizeToken(cfg.EnvToken),
-		ops:           osFileOps(),
+		tokens:       store.NewTokenFile(cfg.Dir),
+		settingsFile: NewSettingsFile(cfg.Dir),
+		checker:      cfg.Checker,
+		csrf:         csrf,
+		pw:           passwordSource{files: cfg.PasswordFiles},
+		codeLimit:    newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
+		pwLimit:      newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
+		tmpl:         tmpl,
+	}
+	a.envToken, a.envErr = flipsight.NewToken(cfg.EnvToken)
+	if errors.Is(a.envErr, flipsight.ErrNoToken) {
+		a.envErr = nil // not set
 	}
 	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain)
 	return a, nil
@@ -271,11 +278,11 @@ func (a *app) run(ctx context.Context) int {
 		card := a.applyCardToken(ctx)
 		a.runner.nameBot(card.who)
 		tok, src := a.initialToken()
-		if card.memory != "" && src == state.TokenNone {
+		if !card.memory.IsZero() && src == state.TokenNone {
 			tok, src = card.memory, state.TokenMemory
 			a.hub.Update(func(st *state.Status) { st.Token = src })
 		}
-		if card.retry != "" && src == state.TokenNone {
+		if !card.retry.IsZero() && src == state.TokenNone {
 			go a.retryCardToken(ctx, card.retry)
 		}
 		go func() {
@@ -303,8 +310,8 @@ func (a *app) run(ctx context.Context) int {
 
 // startup reads storage, settings and device facts into the hub.
 func (a *app) startup() {
-	a.tokens.ops, a.settingsStore.ops = a.ops, a.ops
-	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.ops)
+	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
+	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.fs)
 	if a.permLabel != "" {
 		storage.Path = a.permLabel
 		storage.Problem = strings.ReplaceAll(storage.Problem, a.cfg.Perm, a.permLabel)
@@ -312,7 +319,7 @@ func (a *app) startup() {
 	if !storage.OK {
 		a.log.Error("storage problem", "problem", storage.Problem)
 	}
-	s, err := a.settingsStore.Load()
+	s, err := a.settingsFile.Load()
 	if err != nil {
 		a.log.Warn("settings", "err", err)
 	}
@@ -338,18 +345,26 @@ func (a *app) startup() {
 	a.refreshFacts()
 }
 
+// envWins reports whether the environment sets FS_BOT_TOKEN: it wins over
+// every other token, even when it is not one.
+func (a *app) envWins() bool { return !a.envToken.IsZero() || a.envErr != nil }
+
 // initialToken decides the token at start: the environment's wins, else the
 // stored one. It publishes the source.
-func (a *app) initialToken() (string, state.TokenSource) {
-	tok, src := "", state.TokenNone
+func (a *app) initialToken() (flipsight.Token, state.TokenSource) {
+	tok, src := flipsight.Token{}, state.TokenNone
 	switch stored, err := a.tokens.Load(); {
-	case a.envToken != "":
+	case a.envErr != nil:
+		src = state.TokenEnv
+		a.log.Error(config.TokenEnv+" is not a bot token; set it right or unset it", "err", a.envErr)
+		a.runner.refuse(config.TokenEnv + " is not a bot token: " + a.envErr.Error())
+	case !a.envToken.IsZero():
 		tok, src = a.envToken, state.TokenEnv
 		a.log.Info("using the token from " + config.TokenEnv)
 	case err == nil:
 		tok, src = stored, state.TokenStored
 		a.log.Info("using the saved token")
-	case errors.Is(err, ErrNoToken):
+	case errors.Is(err, store.ErrNoToken):
 		a.log.Info("no token saved yet")
 	default:
 		a.log.Error("saved token unusable", "err", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
 )
 
@@ -26,7 +27,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	ctx, stop := NotifyStop(context.Background(), func(code int) { exited <- code })
 	defer stop()
 	e := startEnvCtx(t, ctx, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		p := a.cfg.Player.(*fakePlayer)
 		p.drain = 200 * time.Millisecond // a move in flight
 		p.setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
@@ -62,7 +63,7 @@ func TestDrainIsBounded(t *testing.T) {
 	hang := make(chan struct{})
 	defer close(hang)
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).hang = hang
 		a.runner.drain = 100 * time.Millisecond
 	})
@@ -106,7 +107,7 @@ func TestWaitsForClockBeforeTLS(t *testing.T) {
 // (gokrazy would restart it every second, forever).
 func TestRetryableFailureBacksOff(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).err = fmt.Errorf("stream: %w: dial tcp: i/o timeout", ErrNetwork)
 	})
 	e.player.waitStart(t)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
@@ -85,9 +86,9 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	switch flags.BootPartition {
 	case "", "none":
 	case "auto":
-		cfg.CardToken = BootPartition{}
+		cfg.CardToken = store.BootPartition{}
 	default:
-		cfg.CardToken = BootPartition{Path: flags.BootPartition}
+		cfg.CardToken = store.BootPartition{Path: flags.BootPartition}
 	}
 	if *leds {
 		ind := NewGPIOIndicators(ctx, log)
@@ -113,7 +114,7 @@ func ensurePCPassword(path string, log *slog.Logger) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("admin password file: %w", err)
 	}
-	if err := osFileOps().writeFileAtomic(path, []byte(pw+"\n"), 0o600); err != nil {
+	if err := (store.FS{}).WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("admin password file: %w", err)
 	}
 	log.Info("admin password created (user gokrazy); read it from the file", "file", path)

@@ -48,12 +48,8 @@ func newBotPlayer(cfg botPlayerConfig) Player {
 }
 
 // Play implements Player: one bot.Bot per call, stopped by ctx.
-func (p botPlayer) Play(ctx context.Context, token string, s Settings, report func(bot.Status)) error {
-	t, err := flipsight.NewToken(token)
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrTokenRejected, err)
-	}
-	client, err := flipsight.NewClient(flipsight.Config{APIURL: p.cfg.APIURL, StreamURL: p.cfg.StreamURL, Token: t})
+func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s Settings, report func(bot.Status)) error {
+	client, err := flipsight.NewClient(flipsight.Config{APIURL: p.cfg.APIURL, StreamURL: p.cfg.StreamURL, Token: token})
 	if err != nil {
 		return fmt.Errorf("flipsight client: %w", err)
 	}

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // tokenCheckTimeout bounds the agent_poll that checks a pasted token.
@@ -99,8 +101,8 @@ func (a *app) renderSetup(w http.ResponseWriter, r *http.Request, code int, noti
 // it and starts the bot with it. It returns the notice for the page and
 // whether the token was accepted. Nothing it returns or logs holds the token.
 func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
-	tok := NormalizeToken(raw)
-	if err := ValidateToken(tok); err != nil {
+	tok, err := store.ParseToken(raw)
+	if err != nil {
 		return "That is not a bot token: " + err.Error() + ".", false
 	}
 	if a.hub.Snapshot().Phase != state.PhaseRunning {
@@ -122,7 +124,7 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 		// log, which only the owner reads.
 		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s; details in the device's log). The bot runs until the next restart.", info.Name, saveProblem(err))
 	}
-	if a.envToken != "" {
+	if a.envWins() {
 		notice += " " + config.TokenEnv + " is set in the environment and stays in effect."
 		return notice, true
 	}
@@ -139,14 +141,14 @@ func (a *app) acceptToken(ctx context.Context, raw string) (string, bool) {
 // token redacted, a failure to check it. src is TokenStored, or TokenMemory
 // when the check passed but /perm could not keep the token (err is then
 // the save error).
-func (a *app) checkAndSave(ctx context.Context, tok, what string) (info state.BotInfo, src state.TokenSource, rejected bool, err error) {
+func (a *app) checkAndSave(ctx context.Context, tok flipsight.Token, what string) (info state.BotInfo, src state.TokenSource, rejected bool, err error) {
 	a.tokenMu.Lock()
 	defer a.tokenMu.Unlock()
 	return a.checkAndSaveLocked(ctx, tok, what)
 }
 
 // checkAndSaveLocked is checkAndSave with tokenMu held.
-func (a *app) checkAndSaveLocked(ctx context.Context, tok, what string) (state.BotInfo, state.TokenSource, bool, error) {
+func (a *app) checkAndSaveLocked(ctx context.Context, tok flipsight.Token, what string) (state.BotInfo, state.TokenSource, bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, tokenCheckTimeout)
 	info, err := a.checker.CheckToken(cctx, tok)
 	cancel()
@@ -169,11 +171,11 @@ func (a *app) checkAndSaveLocked(ctx context.Context, tok, what string) (state.B
 
 // redact removes tok from s (errors of lower layers should never hold it;
 // this is the last guard before a page or a log).
-func redact(s, tok string) string {
-	if tok == "" {
+func redact(s string, tok flipsight.Token) string {
+	if tok.IsZero() {
 		return s
 	}
-	return strings.ReplaceAll(s, tok, "[token]")
+	return strings.ReplaceAll(s, tok.Reveal(), "[token]")
 }
 
 // serveTokenPage shows the token page (behind the admin password).
@@ -225,10 +227,10 @@ func (a *app) removeToken() error {
 	a.mu.Lock()
 	a.longCode = false // a new setup, asked for by the owner
 	a.mu.Unlock()
-	if a.envToken != "" {
+	if a.envWins() {
 		return nil
 	}
-	a.runner.setToken(a.ctx, "", state.BotInfo{})
+	a.runner.setToken(a.ctx, flipsight.Token{}, state.BotInfo{})
 	a.hub.Update(func(st *state.Status) { st.Token = state.TokenNone })
 	a.rotatePairingCode("token removed")
 	return nil
@@ -283,7 +285,7 @@ func saveProblem(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
-	case isReadOnly(err):
+	case store.IsReadOnly(err):
 		return "the storage is read-only"
 	case errors.Is(err, syscall.ENOSPC):
 		return "the storage is full"

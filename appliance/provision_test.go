@@ -14,7 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // The first-boot flow: pairing code + token → checked → saved 0600 → the bot
@@ -40,10 +42,10 @@ func TestProvisioningFlow(t *testing.T) {
 	assert.Equal(t, "/", hdr.Get("Location"))
 	assert.Equal(t, tokA, e.player.waitStart(t), "the bot starts with the pasted token, no reboot")
 
-	b, err := os.ReadFile(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	b, err := os.ReadFile(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	assert.Equal(t, tokA+"\n", string(b))
-	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 
@@ -62,7 +64,7 @@ func TestProvisioningFlow(t *testing.T) {
 
 	assert.NotContains(t, e.bodies.String(), tokA, "no answer may carry the token")
 	assert.NotContains(t, e.logs.String(), tokA, "no log line may carry the token")
-	assert.NotContains(t, e.logs.String(), tokA[len(TokenPrefix):])
+	assert.NotContains(t, e.logs.String(), tokA[len(store.TokenPrefix):])
 }
 
 func TestSetupChecks(t *testing.T) {
@@ -93,7 +95,7 @@ func TestSetupChecks(t *testing.T) {
 			assert.Contains(t, body, tc.wantText)
 		})
 	}
-	_, err := os.Stat(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	_, err := os.Stat(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	assert.ErrorIs(t, err, os.ErrNotExist, "nothing saved")
 	assert.Equal(t, state.KindSetupNeeded, e.a.hub.Snapshot().Kind)
 	all := e.bodies.String() + e.logs.String()
@@ -150,7 +152,7 @@ func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 func provisioned(t *testing.T, opts ...envOption) *testEnv {
 	t.Helper()
 	e := startEnv(t, append([]envOption{func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 	}}, opts...)...)
 	require.Equal(t, tokA, e.player.waitStart(t))
 	e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
@@ -204,17 +206,17 @@ func TestChangeAndRemoveToken(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, body)
 	assert.Contains(t, body, "Token accepted")
 	assert.Equal(t, tokB, e.player.waitStart(t), "the bot restarts with the new token")
-	got, err := NewTokenStore(e.a.cfg.Dir).Load()
+	got, err := store.NewTokenFile(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
-	assert.Equal(t, tokB, got)
+	assert.Equal(t, tokB, got.Reveal())
 
 	status, _, hdr := e.post("/token", url.Values{"csrf": {csrf}, "action": {"remove"}}, AdminUser, testPassword)
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, "/", hdr.Get("Location"))
 	st := e.waitFor("setup needed again", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 	assert.False(t, st.Online)
-	_, err = NewTokenStore(e.a.cfg.Dir).Load()
-	assert.ErrorIs(t, err, ErrNoToken)
+	_, err = store.NewTokenFile(e.a.cfg.Dir).Load()
+	assert.ErrorIs(t, err, store.ErrNoToken)
 
 	all := e.bodies.String() + e.logs.String()
 	assert.NotContains(t, all, tokA)
@@ -230,15 +232,15 @@ func TestCrossOriginPostRefused(t *testing.T) {
 	req.SetBasicAuth(AdminUser, testPassword)
 	status, _, _ := e.do(req)
 	assert.Equal(t, http.StatusForbidden, status)
-	_, err := NewTokenStore(e.a.cfg.Dir).Load()
+	_, err := store.NewTokenFile(e.a.cfg.Dir).Load()
 	assert.NoError(t, err, "the token is still there")
 }
 
 func TestEnvTokenWins(t *testing.T) {
 	const envTok = "fsbm_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.envToken = envTok
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+		a.envToken = mustToken(t, envTok)
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
 	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
@@ -248,11 +250,30 @@ func TestEnvTokenWins(t *testing.T) {
 	assert.NotContains(t, body, envTok)
 }
 
+// An FS_BOT_TOKEN that is not a token at all still wins (setup is not
+// offered) and is shown as rejected, never played.
+func TestEnvTokenNotAToken(t *testing.T) {
+	e := startEnv(t, func(c *Config, a *app) {
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+		a.envToken, a.envErr = flipsight.NewToken("fsbm_EEEE EEEE")
+	})
+	st := e.waitFor("token rejected", func(s state.Status) bool { return s.Kind == state.KindTokenRejected })
+	assert.Equal(t, state.TokenEnv, st.Token)
+	assert.Contains(t, st.Detail, "FS_BOT_TOKEN is not a bot token")
+	assert.Empty(t, st.PairingCode, "no setup: the environment's token wins")
+	select {
+	case <-e.player.started:
+		t.Fatal("a token that is not one was played")
+	default:
+	}
+	assert.NotContains(t, e.logs.String(), "EEEE")
+}
+
 func TestReadOnlyPermStillRunsWithEnvToken(t *testing.T) {
 	const envTok = "fsbm_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
 	e := startEnv(t, func(c *Config, a *app) {
-		a.ops = erofsOps()
-		a.envToken = envTok
+		a.fs = erofs()
+		a.envToken = mustToken(t, envTok)
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
 	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
@@ -265,7 +286,7 @@ func TestReadOnlyPermStillRunsWithEnvToken(t *testing.T) {
 }
 
 func TestReadOnlyPermWithoutTokenKeepsTokenInMemory(t *testing.T) {
-	e := startEnv(t, func(c *Config, a *app) { a.ops = erofsOps() })
+	e := startEnv(t, func(c *Config, a *app) { a.fs = erofs() })
 	st := e.waitFor("storage missing", func(s state.Status) bool { return s.Kind == state.KindStorageMissing && s.PairingCode != "" })
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "read-only")
@@ -308,7 +329,7 @@ func TestSettingsPage(t *testing.T) {
 	assert.Equal(t, 3, s.MaxMatches)
 	assert.Equal(t, EngineOff, s.Engines["anti"])
 
-	saved, err := NewSettingsStore(e.a.cfg.Dir).Load()
+	saved, err := NewSettingsFile(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
 	assert.Equal(t, s, saved)
 	st := e.waitFor("engine shown", func(s state.Status) bool { return s.Engine.MaxMatches == 3 })
@@ -317,7 +338,7 @@ func TestSettingsPage(t *testing.T) {
 
 func TestAPIStatus(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []state.Match{testMatch()},
 			Results: []state.Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
 	})
@@ -367,7 +388,7 @@ func TestAPIStatus(t *testing.T) {
 
 func TestTokenRejectedWhileRunning(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).err = fmt.Errorf("poll: %w", ErrTokenRejected)
 	})
 	e.player.waitStart(t)

@@ -9,6 +9,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // ErrTokenRejected is returned by a [Player] or a [TokenChecker] when
@@ -27,7 +28,7 @@ var ErrNetwork = errors.New("cannot reach FlipSight")
 // refused token; any other error is retried by the appliance with a
 // backoff.
 type Player interface {
-	Play(ctx context.Context, token string, s Settings, report func(bot.Status)) error
+	Play(ctx context.Context, token flipsight.Token, s Settings, report func(bot.Status)) error
 }
 
 // TokenChecker checks a token with a real agent_poll before it is kept.
@@ -35,7 +36,7 @@ type Player interface {
 // wrapping ErrNetwork when the server cannot be reached, and the bot's
 // identity on success. Errors must not contain the token.
 type TokenChecker interface {
-	CheckToken(ctx context.Context, token string) (state.BotInfo, error)
+	CheckToken(ctx context.Context, token flipsight.Token) (state.BotInfo, error)
 }
 
 // Backoff of the bot restarts: gokrazy restarts a process after 1 s
@@ -49,7 +50,7 @@ const (
 
 // runnerCmd changes what the runner plays with.
 type runnerCmd struct {
-	token *string
+	token *flipsight.Token
 	// bot is whom FlipSight said the new token names (zero: not known).
 	bot      state.BotInfo
 	settings *Settings
@@ -89,9 +90,9 @@ func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) 
 }
 
 // setToken makes tok the token in effect, who being whom FlipSight said it
-// names (zero when not known); "" stops the bot. It returns once the old
-// play has drained and the new one is started.
-func (r *runner) setToken(ctx context.Context, tok string, who state.BotInfo) {
+// names (zero when not known); a zero tok stops the bot. It returns once
+// the old play has drained and the new one is started.
+func (r *runner) setToken(ctx context.Context, tok flipsight.Token, who state.BotInfo) {
 	r.send(ctx, runnerCmd{token: &tok, bot: who})
 }
 
@@ -147,9 +148,15 @@ func (r *runner) nameBot(who state.BotInfo) {
 	}
 }
 
+// refuse shows that the token in effect cannot be used at all, as a token
+// FlipSight rejected, for the reason why. (before the loop starts)
+func (r *runner) refuse(why string) {
+	r.writeReport(func(rp *state.Report) { rp.Rejected, rp.Detail = true, why })
+}
+
 // run is the runner's loop; it returns after draining when ctx ends. tok
-// is the token to play with ("" for none).
-func (r *runner) run(ctx context.Context, tok string, s Settings) {
+// is the token to play with (zero for none).
+func (r *runner) run(ctx context.Context, tok flipsight.Token, s Settings) {
 	var (
 		cur      *play
 		rejected bool
@@ -200,7 +207,7 @@ func (r *runner) run(ctx context.Context, tok string, s Settings) {
 		r.hub.Update(func(st *state.Status) { st.Engine = s.engine() })
 	}
 	for {
-		if cur == nil && tok != "" && !rejected && retryC == nil {
+		if cur == nil && !tok.IsZero() && !rejected && retryC == nil {
 			start()
 		}
 		var done chan error
@@ -220,7 +227,7 @@ func (r *runner) run(ctx context.Context, tok string, s Settings) {
 				r.writeReport(func(rp *state.Report) {
 					rp.Rejected = false
 					switch {
-					case tok == "":
+					case tok.IsZero():
 						rp.Online, rp.NetworkDown, rp.Bot = false, false, state.BotInfo{}
 					case c.bot != (state.BotInfo{}):
 						rp.Bot = c.bot

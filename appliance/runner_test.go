@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
 )
 
@@ -15,7 +16,7 @@ import (
 func inGame(t *testing.T, meanwhile func(e *testEnv)) *testEnv {
 	t.Helper()
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
 	})
 	e.player.waitStart(t)

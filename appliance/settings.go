@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -15,6 +12,7 @@ import (
 	"strings"
 
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -257,49 +255,20 @@ func settingsFromForm(base Settings, f url.Values) (Settings, error) {
 	return s, errors.Join(errs...)
 }
 
-// SettingsStore keeps Settings as JSON in Dir, written atomically.
-type SettingsStore struct {
-	// Dir is the directory holding the settings file.
-	Dir string
-	ops fileOps
-}
-
-// NewSettingsStore returns a store in dir.
-func NewSettingsStore(dir string) *SettingsStore {
-	return &SettingsStore{Dir: dir, ops: osFileOps()}
-}
-
-func (s *SettingsStore) path() string { return filepath.Join(s.Dir, SettingsFileName) }
-
-// Load returns the stored settings, the defaults when none are stored, and
-// the defaults with an error when the file is damaged (the device still runs).
-func (s *SettingsStore) Load() (Settings, error) {
-	b, err := os.ReadFile(s.path())
-	if errors.Is(err, fs.ErrNotExist) {
-		return DefaultSettings(), nil
-	}
-	if err != nil {
-		return DefaultSettings(), fmt.Errorf("read settings %s: %w", s.path(), err)
-	}
-	st, err := ParseSettings(b)
-	if err != nil {
-		return DefaultSettings(), fmt.Errorf("settings %s: %w (using the defaults)", s.path(), err)
-	}
-	return st, nil
-}
-
-// Save writes the settings atomically.
-func (s *SettingsStore) Save(st Settings) error {
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode settings: %w", err)
-	}
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return fmt.Errorf("save settings: create %s: %w", s.Dir, err)
-	}
-	cleanTemps(s.Dir, SettingsFileName)
-	if err := s.ops.writeFileAtomic(s.path(), append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	return nil
+// NewSettingsFile returns the file keeping the settings as JSON in dir
+// (SettingsFileName), written atomically. Load gives the defaults when
+// none are stored, and the defaults with an error when the file is damaged
+// (the device still runs).
+func NewSettingsFile(dir string) *store.File[Settings] {
+	return store.NewFile(dir, store.Format[Settings]{
+		Name: SettingsFileName, What: "settings",
+		Encode: func(s Settings) ([]byte, error) {
+			b, err := json.MarshalIndent(s, "", "  ")
+			if err != nil {
+				return nil, fmt.Errorf("encode settings: %w", err)
+			}
+			return append(b, '\n'), nil
+		},
+		Decode: ParseSettings, Default: DefaultSettings,
+	})
 }

@@ -35,7 +35,7 @@ func (a *app) serveSettingsPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	notice := "Saved. Engine changes apply when no match runs; the indicators change now."
-	if err := a.settingsStore.Save(s); err != nil {
+	if err := a.settingsFile.Save(s); err != nil {
 		a.log.Error("save settings", "err", err)
 		notice = "Applied until the next restart, but not saved: " + err.Error()
 	}

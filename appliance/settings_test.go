@@ -60,7 +60,7 @@ func TestSettingsValidate(t *testing.T) {
 }
 
 func TestSettingsStore(t *testing.T) {
-	st := NewSettingsStore(t.TempDir())
+	st := NewSettingsFile(t.TempDir())
 	s, err := st.Load()
 	require.NoError(t, err)
 	assert.Equal(t, DefaultSettings(), s, "no file: defaults")

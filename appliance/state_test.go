@@ -77,7 +77,7 @@ func TestCodeMatches(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
-	assert.Equal(t, "dial: [token] x", redact("dial: "+tokA+" x", tokA))
+	assert.Equal(t, "dial: [token] x", redact("dial: "+tokA+" x", mustToken(t, tokA)))
 	assert.True(t, errors.Is(ErrTokenRejected, ErrTokenRejected))
 }
 
