@@ -15,7 +15,8 @@
 //   - package appliance/store: the token and settings files on /perm (0600,
 //     atomic) and the card's token file.
 //   - storage.go: whether /perm is there and writable, and its free space.
-//   - settings.go: engine and hardware settings kept as JSON on /perm.
+//   - package appliance/settings: engine and hardware settings, kept as JSON
+//     on /perm.
 //   - provision.go: the first-boot page (pairing code + token) and the token page.
 //   - status.go: the status page and /api/status.
 //   - auth.go, csrf.go, ratelimit.go: admin password, CSRF tokens, rate limits.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
@@ -82,7 +83,7 @@ type gamesPage struct {
 
 func (a *app) serveGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p := gamesPage{pageData: pageData{Title: "Games", St: a.refreshed()}, Modes: Modes(), Filter: gamesFilter(q),
+	p := gamesPage{pageData: pageData{Title: "Games", St: a.refreshed()}, Modes: settings.Modes(), Filter: gamesFilter(q),
 		Enabled: a.cfg.Games != nil}
 	if a.cfg.Games != nil {
 		p.Offset = intParam(q, "offset", 0, 0, 1<<30)

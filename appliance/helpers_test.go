@@ -18,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/flipsight"
@@ -82,7 +83,7 @@ func (c *fakeChecker) CheckToken(ctx context.Context, tok flipsight.Token) (stat
 type fakePlayer struct {
 	mu      sync.Mutex
 	tokens  []string
-	sets    []Settings
+	sets    []settings.Settings
 	rep     bot.Status
 	started chan string
 	drain   time.Duration
@@ -95,7 +96,7 @@ func newFakePlayer() *fakePlayer {
 	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
 }
 
-func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s Settings, report func(bot.Status)) error {
+func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.Settings, report func(bot.Status)) error {
 	p.mu.Lock()
 	p.tokens = append(p.tokens, tok.Reveal())
 	p.sets = append(p.sets, s)
@@ -123,7 +124,7 @@ func (p *fakePlayer) setReport(rep bot.Status) {
 	p.mu.Unlock()
 }
 
-func (p *fakePlayer) lastSettings() Settings {
+func (p *fakePlayer) lastSettings() settings.Settings {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.sets[len(p.sets)-1]

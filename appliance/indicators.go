@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/gpio"
 )
@@ -36,7 +37,7 @@ func NewGPIOIndicators(ctx context.Context, log *slog.Logger) *GPIOIndicators {
 }
 
 // gpioConfig converts the settings to the gpio package's.
-func gpioConfig(s Settings, log *slog.Logger) gpio.Config {
+func gpioConfig(s settings.Settings, log *slog.Logger) gpio.Config {
 	d, err := gpio.ParseDisplay(s.Display)
 	if err != nil {
 		d = gpio.DisplayAuto
@@ -48,7 +49,7 @@ func gpioConfig(s Settings, log *slog.Logger) gpio.Config {
 }
 
 // Configure opens the hardware for s, closing what was open when it differs.
-func (g *GPIOIndicators) Configure(s Settings) {
+func (g *GPIOIndicators) Configure(s settings.Settings) {
 	cfg := gpioConfig(s, g.log)
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/gpio"
 )
@@ -55,7 +56,7 @@ func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 	defer cancel()
 	ind := NewGPIOIndicators(ctx, slog.New(slog.NewTextHandler(logs, nil)))
 	ind.Show(state.Status{Kind: state.KindSetupNeeded, PairingCode: "123456"}) // before Configure: kept for later
-	s := DefaultSettings()
+	s := settings.Default()
 	s.Display = "none"
 	ind.Configure(s)
 	ind.Configure(s) // same hardware: nothing reopened

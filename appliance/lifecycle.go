@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot/record"
@@ -54,7 +55,7 @@ const (
 // Implementations must return quickly from both methods.
 type Indicators interface {
 	// Configure applies the indicator settings (pins, display type).
-	Configure(s Settings)
+	Configure(s settings.Settings)
 	// Show renders a new status.
 	Show(st state.Status)
 }
@@ -112,7 +113,7 @@ type app struct {
 	log          *slog.Logger
 	hub          *state.Hub
 	tokens       *store.File[flipsight.Token]
-	settingsFile *store.File[Settings]
+	settingsFile *store.File[settings.Settings]
 	runner       *runner
 	checker      TokenChecker
 	csrf         *csrfGuard
@@ -147,7 +148,7 @@ type app struct {
 	mu       sync.Mutex // guards the fields below
 	code     string
 	longCode bool // too many wrong codes: the codes are twelve digits now
-	settings Settings
+	settings settings.Settings
 	factsAt  time.Time
 }
 
@@ -206,7 +207,7 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	a := &app{
 		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
 		tokens:       store.NewTokenFile(cfg.Dir),
-		settingsFile: NewSettingsFile(cfg.Dir),
+		settingsFile: settings.NewFile(cfg.Dir),
 		checker:      cfg.Checker,
 		csrf:         csrf,
 		pw:           passwordSource{files: cfg.PasswordFiles},
@@ -325,7 +326,7 @@ func (a *app) startup() {
 	}
 	if err := s.Validate(a.cfg.EgaroucidInstalled); err != nil {
 		a.log.Warn("stored settings are not valid here; using the defaults", "err", err)
-		s = DefaultSettings()
+		s = settings.Default()
 	}
 	a.mu.Lock()
 	a.settings = s
@@ -339,7 +340,7 @@ func (a *app) startup() {
 	}
 	a.hub.Update(func(st *state.Status) {
 		st.Storage = storage
-		st.Engine = s.engine()
+		st.Engine = s.EngineSettings()
 		st.Device = state.Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
 	})
 	a.refreshFacts()

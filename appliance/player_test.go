@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
@@ -31,7 +32,7 @@ func TestRunClocks(t *testing.T) {
 // stronger (eval.Best: today trained in every mode), as flipbot does by
 // default (it once used search.New's default, the hand-made one, everywhere).
 func TestBuiltinEngineUsesTheStrongerEvaluation(t *testing.T) {
-	o := builtinOptions(Settings{Threads: 1, HashMB: 1}, builtinEvals(slog.New(slog.DiscardHandler)))
+	o := builtinOptions(settings.Settings{Threads: 1, HashMB: 1}, builtinEvals(slog.New(slog.DiscardHandler)))
 	require.NotNil(t, o.Eval8)
 	require.NotNil(t, o.Eval10)
 	for _, m := range othello.AllModes() {

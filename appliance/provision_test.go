@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
@@ -327,9 +328,9 @@ func TestSettingsPage(t *testing.T) {
 	e.player.waitStart(t)
 	s := e.player.lastSettings()
 	assert.Equal(t, 3, s.MaxMatches)
-	assert.Equal(t, EngineOff, s.Engines["anti"])
+	assert.Equal(t, settings.EngineOff, s.Engines["anti"])
 
-	saved, err := NewSettingsFile(e.a.cfg.Dir).Load()
+	saved, err := settings.NewFile(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
 	assert.Equal(t, s, saved)
 	st := e.waitFor("engine shown", func(s state.Status) bool { return s.Engine.MaxMatches == 3 })

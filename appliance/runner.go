@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/flipsight"
@@ -28,7 +29,7 @@ var ErrNetwork = errors.New("cannot reach FlipSight")
 // refused token; any other error is retried by the appliance with a
 // backoff.
 type Player interface {
-	Play(ctx context.Context, token flipsight.Token, s Settings, report func(bot.Status)) error
+	Play(ctx context.Context, token flipsight.Token, s settings.Settings, report func(bot.Status)) error
 }
 
 // TokenChecker checks a token with a real agent_poll before it is kept.
@@ -53,7 +54,7 @@ type runnerCmd struct {
 	token *flipsight.Token
 	// bot is whom FlipSight said the new token names (zero: not known).
 	bot      state.BotInfo
-	settings *Settings
+	settings *settings.Settings
 	done     chan struct{}
 }
 
@@ -97,7 +98,7 @@ func (r *runner) setToken(ctx context.Context, tok flipsight.Token, who state.Bo
 }
 
 // setSettings applies s now when no match runs, else when the last one ends.
-func (r *runner) setSettings(ctx context.Context, s Settings) {
+func (r *runner) setSettings(ctx context.Context, s settings.Settings) {
 	r.send(ctx, runnerCmd{settings: &s})
 }
 
@@ -156,11 +157,11 @@ func (r *runner) refuse(why string) {
 
 // run is the runner's loop; it returns after draining when ctx ends. tok
 // is the token to play with (zero for none).
-func (r *runner) run(ctx context.Context, tok flipsight.Token, s Settings) {
+func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settings) {
 	var (
 		cur      *play
 		rejected bool
-		pending  *Settings
+		pending  *settings.Settings
 		backoff  = minBackoff
 		retry    *time.Timer
 		retryC   <-chan time.Time
@@ -201,10 +202,10 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s Settings) {
 			retry, retryC = nil, nil
 		}
 	}
-	apply := func(next Settings) {
+	apply := func(next settings.Settings) {
 		s, pending = next, nil
 		stop()
-		r.hub.Update(func(st *state.Status) { st.Engine = s.engine() })
+		r.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
 	}
 	for {
 		if cur == nil && !tok.IsZero() && !rejected && retryC == nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
@@ -24,7 +25,7 @@ func inGame(t *testing.T, meanwhile func(e *testEnv)) *testEnv {
 	if meanwhile != nil {
 		meanwhile(e)
 	}
-	s := DefaultSettings()
+	s := settings.Default()
 	s.Threads = 1
 	e.a.applySettings(s)
 	select {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/config"
 )
@@ -27,7 +28,7 @@ type pageData struct {
 	Refresh     bool
 	Back        string
 	// settings page
-	Set       Settings
+	Set       settings.Settings
 	Modes     []string
 	Displays  []string
 	Egaroucid bool

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
@@ -74,7 +75,7 @@ type pathPlayer struct {
 	url string
 }
 
-func (p pathPlayer) Play(ctx context.Context, token flipsight.Token, _ Settings, report func(bot.Status)) error {
+func (p pathPlayer) Play(ctx context.Context, token flipsight.Token, _ settings.Settings, report func(bot.Status)) error {
 	c, err := flipsight.NewClient(flipsight.Config{APIURL: p.url, Token: token, RequestTimeout: 2 * time.Second})
 	if err != nil {
 		return err

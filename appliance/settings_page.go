@@ -3,14 +3,15 @@ package appliance
 import (
 	"net/http"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 )
 
-func (a *app) settingsData(w http.ResponseWriter, r *http.Request, s Settings, notice, class string) pageData {
+func (a *app) settingsData(w http.ResponseWriter, r *http.Request, s settings.Settings, notice, class string) pageData {
 	return pageData{
 		Title: "Settings", St: a.hub.Snapshot(), CSRF: a.csrf.token(w, r),
 		Notice: notice, NoticeClass: class,
-		Set: s, Modes: Modes(), Displays: DisplayTypes(), Egaroucid: a.cfg.EgaroucidInstalled,
+		Set: s, Modes: settings.Modes(), Displays: settings.DisplayTypes(), Egaroucid: a.cfg.EgaroucidInstalled,
 	}
 }
 
@@ -26,7 +27,7 @@ func (a *app) serveSettingsPost(w http.ResponseWriter, r *http.Request) {
 		a.message(w, r, http.StatusForbidden, "Form expired", "The form was not sent by this device's page (CSRF check). Reload the page and try again.", "/settings")
 		return
 	}
-	s, err := settingsFromForm(a.currentSettings(), r.PostForm)
+	s, err := settings.FromForm(a.currentSettings(), r.PostForm)
 	if err == nil {
 		err = s.Validate(a.cfg.EgaroucidInstalled)
 	}
@@ -44,7 +45,7 @@ func (a *app) serveSettingsPost(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/settings", http.StatusSeeOther)
 }
 
-func (a *app) currentSettings() Settings {
+func (a *app) currentSettings() settings.Settings {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.settings
@@ -52,7 +53,7 @@ func (a *app) currentSettings() Settings {
 
 // applySettings hands new settings to the bot (applied when idle) and the
 // indicators (at once).
-func (a *app) applySettings(s Settings) {
+func (a *app) applySettings(s settings.Settings) {
 	a.mu.Lock()
 	a.settings = s
 	a.mu.Unlock()
@@ -62,7 +63,7 @@ func (a *app) applySettings(s Settings) {
 	if a.hub.Snapshot().Phase == state.PhaseRunning {
 		a.runner.setSettings(a.ctx, s)
 	} else {
-		a.hub.Update(func(st *state.Status) { st.Engine = s.engine() })
+		a.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
 	}
 	if a.cfg.Indicators != nil {
 		a.cfg.Indicators.Configure(s)

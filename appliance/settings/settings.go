@@ -1,4 +1,4 @@
-package appliance
+package settings
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ import (
 	"flipbot.dev/flipbot/gpio"
 )
 
-// SettingsFileName is the settings' file name in the store directory.
-const SettingsFileName = "settings.json"
+// FileName is the settings' file name in the store directory.
+const FileName = "settings.json"
 
 // Bounds of Settings.GamesMB.
 const (
@@ -26,11 +26,9 @@ const (
 	MaxGamesMB     = 4096
 )
 
-// Modes lists FlipSight's game modes, in the order the settings page shows them.
-var modes = []string{"std", "anti", "grand", "octagon", "reversi"}
-
-// Modes returns FlipSight's game modes.
-func Modes() []string { return slices.Clone(modes) }
+// Modes returns FlipSight's game modes, in the order the settings page
+// shows them.
+func Modes() []string { return []string{"std", "anti", "grand", "octagon", "reversi"} }
 
 // Engine names for Settings.Engines.
 const (
@@ -78,10 +76,10 @@ type LEDPins struct {
 	Error  string `json:"error"`
 }
 
-// DefaultSettings returns the settings of a new device: two matches, all
+// Default returns the settings of a new device: two matches, all
 // cores, 64 MiB hash, the built-in engine everywhere, the LEDs on GPIO17,
 // 27 and 22, a display found by probing I2C bus 1.
-func DefaultSettings() Settings {
+func Default() Settings {
 	s := Settings{
 		MaxMatches: 2,
 		Threads:    runtime.NumCPU(),
@@ -92,7 +90,7 @@ func DefaultSettings() Settings {
 		I2CBus:     "1",
 		GamesMB:    DefaultGamesMB,
 	}
-	for _, m := range modes {
+	for _, m := range Modes() {
 		s.Engines[m] = EngineBuiltin
 	}
 	return s
@@ -143,7 +141,7 @@ func (s Settings) Validate(egaroucid bool) error {
 	}
 	playable := 0
 	for m, e := range s.Engines {
-		if !slices.Contains(modes, m) {
+		if !slices.Contains(Modes(), m) {
 			errs = append(errs, fmt.Errorf("unknown game mode %q", m))
 			continue
 		}
@@ -200,8 +198,8 @@ func (s Settings) Validate(egaroucid bool) error {
 	return errors.Join(errs...)
 }
 
-// Engine returns the engine part of s for the status.
-func (s Settings) engine() state.EngineSettings {
+// EngineSettings returns the engine part of s, as the status shows it.
+func (s Settings) EngineSettings() state.EngineSettings {
 	e := state.EngineSettings{MaxMatches: s.MaxMatches, Threads: s.Threads, HashMB: s.HashMB, PerMode: map[string]string{}}
 	for k, v := range s.Engines {
 		e.PerMode[k] = v
@@ -209,20 +207,20 @@ func (s Settings) engine() state.EngineSettings {
 	return e
 }
 
-// ParseSettings decodes settings JSON; fields left out keep their defaults.
-func ParseSettings(b []byte) (Settings, error) {
-	s := DefaultSettings()
+// Parse decodes settings JSON; fields left out keep their defaults.
+func Parse(b []byte) (Settings, error) {
+	s := Default()
 	if err := json.Unmarshal(b, &s); err != nil {
-		return DefaultSettings(), fmt.Errorf("parse settings: %w", err)
+		return Default(), fmt.Errorf("parse settings: %w", err)
 	}
 	if s.Engines == nil {
-		s.Engines = DefaultSettings().Engines
+		s.Engines = Default().Engines
 	}
 	return s, nil
 }
 
-// settingsFromForm reads the settings page's form over base.
-func settingsFromForm(base Settings, f url.Values) (Settings, error) {
+// FromForm reads the settings page's form over base.
+func FromForm(base Settings, f url.Values) (Settings, error) {
 	s := base
 	s.Engines = map[string]string{}
 	for k, v := range base.Engines {
@@ -242,7 +240,7 @@ func settingsFromForm(base Settings, f url.Values) (Settings, error) {
 	if _, ok := f["games_mb"]; ok {
 		errs = append(errs, num("games_mb", &s.GamesMB))
 	}
-	for _, m := range modes {
+	for _, m := range Modes() {
 		if v, ok := f["engine_"+m]; ok && len(v) > 0 {
 			s.Engines[m] = v[0]
 		}
@@ -255,13 +253,13 @@ func settingsFromForm(base Settings, f url.Values) (Settings, error) {
 	return s, errors.Join(errs...)
 }
 
-// NewSettingsFile returns the file keeping the settings as JSON in dir
-// (SettingsFileName), written atomically. Load gives the defaults when
+// NewFile returns the file keeping the settings as JSON in dir
+// (FileName), written atomically. Load gives the defaults when
 // none are stored, and the defaults with an error when the file is damaged
 // (the device still runs).
-func NewSettingsFile(dir string) *store.File[Settings] {
+func NewFile(dir string) *store.File[Settings] {
 	return store.NewFile(dir, store.Format[Settings]{
-		Name: SettingsFileName, What: "settings",
+		Name: FileName, What: "settings",
 		Encode: func(s Settings) ([]byte, error) {
 			b, err := json.MarshalIndent(s, "", "  ")
 			if err != nil {
@@ -269,6 +267,6 @@ func NewSettingsFile(dir string) *store.File[Settings] {
 			}
 			return append(b, '\n'), nil
 		},
-		Decode: ParseSettings, Default: DefaultSettings,
+		Decode: Parse, Default: Default,
 	})
 }
