@@ -7,6 +7,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -76,10 +77,10 @@ func (a *app) applyCardToken(ctx context.Context) cardStart {
 	a.hub.Update(func(st *state.Status) {
 		st.Card = state.CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
 	})
-	info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
+	use := a.checkAndSave(ctx, tok, "the card's token")
 	switch {
-	case src == state.TokenMemory:
-	case rejected:
+	case use.Source == state.TokenMemory:
+	case use.Rejected:
 		msg := "FlipSight refused the token in " + store.BootTokenFileName + "."
 		if serr == nil {
 			msg += " The stored token stays in effect."
@@ -88,19 +89,19 @@ func (a *app) applyCardToken(ctx context.Context) cardStart {
 		}
 		set(state.CardRefused, msg)
 		return cardStart{}
-	case err != nil:
-		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", err, a.cardRetry))
+	case use.Err != nil:
+		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", use.Err, a.cardRetry))
 		if serr == nil {
 			return cardStart{} // the stored token runs; the card is tried at the next start
 		}
 		return cardStart{retry: tok}
 	}
-	card := a.cardUsed(info, src)
+	card := a.cardUsed(use)
 	a.hub.Update(func(st *state.Status) { st.Card = card })
-	if src == state.TokenMemory {
-		return cardStart{memory: tok, who: info}
+	if use.Source == state.TokenMemory {
+		return cardStart{memory: tok, who: use.Bot}
 	}
-	return cardStart{who: info}
+	return cardStart{who: use.Bot}
 }
 
 // retryCardToken tries a card token that could not be checked at start,
@@ -115,28 +116,29 @@ func (a *app) retryCardToken(ctx context.Context, tok flipsight.Token) {
 		if a.hub.Snapshot().Token != state.TokenNone {
 			return
 		}
-		info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
-		if rejected {
+		use := a.checkAndSave(ctx, tok, "the card's token")
+		if use.Rejected {
 			a.hub.Update(func(st *state.Status) {
 				st.Card = state.CardToken{Present: true, Outcome: state.CardRefused, Message: "FlipSight refused the token in " + store.BootTokenFileName + ". Set up on this page instead."}
 			})
 			return
 		}
-		if err != nil && src != state.TokenMemory {
+		if use.Err != nil && use.Source != state.TokenMemory {
 			continue
 		}
-		card := a.cardUsed(info, src)
+		card := a.cardUsed(use)
 		a.hub.Update(func(st *state.Status) {
 			st.Card = card
-			st.Token, st.PairingCode = src, ""
+			st.Token, st.PairingCode = use.Source, ""
 		})
-		a.runner.setToken(a.ctx, tok, info)
+		a.runner.setToken(a.ctx, tok, use.Bot)
 		return
 	}
 }
 
 // cardUsed logs that the card's token won and returns its status.
-func (a *app) cardUsed(info state.BotInfo, src state.TokenSource) state.CardToken {
-	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
+func (a *app) cardUsed(use web.TokenUse) state.CardToken {
+	info := use.Bot
+	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", use.Source)
 	return state.CardToken{Present: true, Outcome: state.CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", store.BootTokenFileName, info.Name)}
 }

@@ -56,7 +56,7 @@ func TestCardTokenFirstBoot(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
-	assert.Empty(t, e.a.pairingCode(), "no pairing code: setup is never offered")
+	assert.Empty(t, e.a.PairingCode(), "no pairing code: setup is never offered")
 	_, body := e.get("/", false)
 	assert.NotContains(t, body, `name="code"`)
 	assert.Contains(t, body, "flipbot-token.txt", "the status page says the file is on the card")

@@ -33,7 +33,7 @@ func TestApplianceAgainstArena(t *testing.T) {
 	gamesDir := t.TempDir()
 	e := startEnv(t, func(c *Config, a *app) {
 		a.checker = FlipSightChecker{APIURL: apiURL}
-		a.cfg.Games = record.Open(record.Options{Dir: gamesDir})
+		a.useGames(t, record.Open(record.Options{Dir: gamesDir}))
 		a.runner.player = newBotPlayer(botPlayerConfig{APIURL: apiURL, CPU: "test", Logger: a.log, Records: a.cfg.Games})
 		a.settings.Threads = 1
 	})
@@ -78,7 +78,7 @@ func TestApplianceAgainstArena(t *testing.T) {
 	require.Len(t, ids, 2)
 	require.Eventually(t, func() bool { return e.a.cfg.Games.Status().Games == 2 }, 5*time.Second, 20*time.Millisecond)
 	e.stop()
-	e2 := startEnv(t, func(c *Config, a *app) { a.cfg.Games = record.Open(record.Options{Dir: gamesDir}) })
+	e2 := startEnv(t, func(c *Config, a *app) { a.useGames(t, record.Open(record.Options{Dir: gamesDir})) })
 	code2, _, list := e2.fetch(t, "/games")
 	require.Equal(t, http.StatusOK, code2)
 	for _, id := range ids {

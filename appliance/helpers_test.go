@@ -20,6 +20,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -288,7 +289,7 @@ func (e *testEnv) get(path string, auth bool) (int, string) {
 	req, err := http.NewRequest(http.MethodGet, e.base+path, nil)
 	require.NoError(e.t, err)
 	if auth {
-		req.SetBasicAuth(AdminUser, testPassword)
+		req.SetBasicAuth(web.AdminUser, testPassword)
 	}
 	code, body, _ := e.do(req)
 	return code, body

@@ -3,20 +3,21 @@ package appliance
 import (
 	"context"
 	"errors"
-	"io"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/flipsight"
@@ -106,7 +107,7 @@ type Config struct {
 	OnServing func(urls []string)
 }
 
-// app is the running appliance: the handlers and the controller share it.
+// app is the running appliance, and the pages' web.Backend.
 type app struct {
 	cfg          Config
 	ctx          context.Context
@@ -116,13 +117,8 @@ type app struct {
 	settingsFile *store.File[settings.Settings]
 	runner       *runner
 	checker      TokenChecker
-	csrf         *csrfGuard
-	pw           passwordSource
-	codeLimit    *failureLimiter
-	pwLimit      *failureLimiter
-	tmpl         interface {
-		ExecuteTemplate(io.Writer, string, any) error
-	}
+	// pages serves the pages (a *web.Handler; tests wrap it).
+	pages http.Handler
 	// envToken is FS_BOT_TOKEN, zero when the environment has none;
 	// envErr says why the environment's is not a token.
 	envToken flipsight.Token
@@ -134,12 +130,7 @@ type app struct {
 	// inject faults here).
 	fs store.FS
 
-	// liveHits counts /live requests (the status page's refresh), for tests.
-	liveHits atomic.Int64
-
 	tokenMu sync.Mutex // serialises token changes
-	setupMu sync.Mutex // serialises first-boot setups: one wins
-	flashes flashBox   // per-browser notices for the next page
 
 	// cardRetry is how often a card token that could not be checked is
 	// tried again (cardRetry; tests shorten it).
@@ -149,19 +140,7 @@ type app struct {
 	code     string
 	longCode bool // too many wrong codes: the codes are twelve digits now
 	settings settings.Settings
-	factsAt  time.Time
 }
-
-// Limits on wrong pairing codes and passwords: 5 per client per 10
-// minutes. When 20 wrong codes have come from all clients within 10
-// minutes, the six-digit code is replaced by a twelve-digit one (and each
-// further 20 by a fresh one); nobody is locked out. SECURITY.md has the
-// reasoning and the odds.
-const (
-	failWindow    = 10 * time.Minute
-	failPerClient = 5
-	failGlobal    = 20
-)
 
 // newApp builds the appliance without starting anything.
 func newApp(ctx context.Context, cfg Config) (*app, error) {
@@ -195,25 +174,15 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	if cfg.Version == "" {
 		cfg.Version = buildVersion()
 	}
-	tmpl, err := parseTemplates()
-	if err != nil {
-		return nil, err
-	}
-	csrf, err := newCSRFGuard()
-	if err != nil {
-		return nil, err
-	}
 	hub := state.NewHub(nil)
 	a := &app{
 		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
 		tokens:       store.NewTokenFile(cfg.Dir),
 		settingsFile: settings.NewFile(cfg.Dir),
 		checker:      cfg.Checker,
-		csrf:         csrf,
-		pw:           passwordSource{files: cfg.PasswordFiles},
-		codeLimit:    newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
-		pwLimit:      newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
-		tmpl:         tmpl,
+	}
+	if err := a.newPages(); err != nil {
+		return nil, err
 	}
 	a.envToken, a.envErr = flipsight.NewToken(cfg.EnvToken)
 	if errors.Is(a.envErr, flipsight.ErrNoToken) {
@@ -221,6 +190,19 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	}
 	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain)
 	return a, nil
+}
+
+// newPages makes the pages of a.cfg, with a as their backend.
+func (a *app) newPages() error {
+	pages, err := web.New(web.Config{
+		Hub: a.hub, Backend: a, Games: a.cfg.Games, PasswordFiles: a.cfg.PasswordFiles,
+		Egaroucid: a.cfg.EgaroucidInstalled, Logger: a.log,
+	})
+	if err != nil {
+		return fmt.Errorf("appliance: %w", err)
+	}
+	a.pages = pages
+	return nil
 }
 
 // Run runs the appliance until ctx ends (SIGTERM), then drains the bot,
@@ -248,11 +230,11 @@ func (a *app) run(ctx context.Context) int {
 
 	var wg sync.WaitGroup
 	if ind := a.cfg.Indicators; ind != nil {
-		ind.Configure(a.currentSettings())
+		ind.Configure(a.Settings())
 		wg.Go(func() { a.feedIndicators(runCtx, ind) })
 	}
 	pages := &pageServers{
-		handler: a.handler(), port: a.cfg.Port, hosts: a.cfg.Platform.PageHosts, log: a.log,
+		handler: a.pages, port: a.cfg.Port, hosts: a.cfg.Platform.PageHosts, log: a.log,
 		onChange: func(urls []string) {
 			a.hub.Update(func(st *state.Status) { st.Device.PageURLs = urls })
 			if a.cfg.OnServing != nil {
@@ -287,7 +269,7 @@ func (a *app) run(ctx context.Context) int {
 			go a.retryCardToken(ctx, card.retry)
 		}
 		go func() {
-			a.runner.run(ctx, tok, a.currentSettings())
+			a.runner.run(ctx, tok, a.Settings())
 			close(runnerDone)
 		}()
 		if src == state.TokenNone {
@@ -343,7 +325,7 @@ func (a *app) startup() {
 		st.Engine = s.EngineSettings()
 		st.Device = state.Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
 	})
-	a.refreshFacts()
+	a.RefreshFacts()
 }
 
 // envWins reports whether the environment sets FS_BOT_TOKEN: it wins over
@@ -374,8 +356,9 @@ func (a *app) initialToken() (flipsight.Token, state.TokenSource) {
 	return tok, src
 }
 
-// refreshFacts updates the addresses, free space and uptimes.
-func (a *app) refreshFacts() {
+// RefreshFacts implements web.Backend: it updates the addresses, free
+// space, uptimes and the state of the game records.
+func (a *app) RefreshFacts() {
 	addrs := interfaceAddrs()
 	free := freeBytes(a.cfg.Perm)
 	up := systemUptime()

@@ -2,12 +2,14 @@ package appliance
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
 
@@ -119,4 +121,18 @@ func ensurePCPassword(path string, log *slog.Logger) (string, error) {
 	}
 	log.Info("admin password created (user gokrazy); read it from the file", "file", path)
 	return path, nil
+}
+
+// randomPassword returns a password for a PC run without one configured.
+func randomPassword() (string, error) {
+	const letters = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := make([]byte, 16)
+	for i := range b {
+		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(letters))))
+		if err != nil {
+			return "", fmt.Errorf("random password: %w", err)
+		}
+		b[i] = letters[n.Int64()]
+	}
+	return string(b), nil
 }

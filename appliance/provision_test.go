@@ -2,6 +2,7 @@ package appliance
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -121,7 +123,7 @@ func TestPairingCodeRateLimit(t *testing.T) {
 	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
-	for i := 0; i < failPerClient; i++ {
+	for i := 0; i < web.FailPerClient; i++ {
 		status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrong}, "token": {tokA}}, "", "")
 		require.Equal(t, http.StatusForbidden, status, "attempt %d", i+1)
 	}
@@ -135,11 +137,10 @@ func TestPairingCodeRateLimit(t *testing.T) {
 func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 	e := startEnv(t)
 	first := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
-	for i := 0; i < failGlobal-1; i++ {
-		try, _ := e.a.codeLimit.begin(fmt.Sprintf("10.0.0.%d", i))
-		require.NotNil(t, try)
-		require.False(t, try.failed())
+	for i := 0; i < web.FailGlobal-1; i++ {
+		require.Equal(t, http.StatusForbidden, e.setupFrom(fmt.Sprintf("10.0.0.%d", i), wrongCode(first), tokA))
 	}
+	require.Equal(t, first, e.a.PairingCode(), "the same code until the global limit")
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(first)+1)%1_000_000)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrong}, "token": {tokA}}, "", "")
@@ -177,9 +178,9 @@ func TestAdminPassword(t *testing.T) {
 	assert.Contains(t, body, "saved on this device")
 	assert.NotContains(t, body, tokA, "the token page never shows the token")
 
-	for i := 0; i < failPerClient-1; i++ {
+	for i := 0; i < web.FailPerClient-1; i++ {
 		req, _ := http.NewRequest(http.MethodGet, e.base+"/token", nil)
-		req.SetBasicAuth(AdminUser, "guess")
+		req.SetBasicAuth(web.AdminUser, "guess")
 		status, _, _ := e.do(req)
 		require.Equal(t, http.StatusUnauthorized, status)
 	}
@@ -188,7 +189,7 @@ func TestAdminPassword(t *testing.T) {
 }
 
 func TestNoPasswordConfiguredShutsAdminPages(t *testing.T) {
-	e := provisioned(t, func(c *Config, a *app) { a.pw.files = []string{filepath.Join(c.Dir, "absent")} })
+	e := provisioned(t, func(c *Config, a *app) { require.NoError(t, os.Remove(c.PasswordFiles[0])) })
 	status, body := e.get("/settings", true)
 	assert.Equal(t, http.StatusForbidden, status)
 	assert.Contains(t, body, "no admin password")
@@ -200,10 +201,10 @@ func TestChangeAndRemoveToken(t *testing.T) {
 
 	status, _, _ := e.post("/token", url.Values{"csrf": {csrf}, "action": {"replace"}, "token": {tokB}}, "", "")
 	assert.Equal(t, http.StatusUnauthorized, status, "changing the token needs the password")
-	status, _, _ = e.post("/token", url.Values{"action": {"replace"}, "token": {tokB}}, AdminUser, testPassword)
+	status, _, _ = e.post("/token", url.Values{"action": {"replace"}, "token": {tokB}}, web.AdminUser, testPassword)
 	assert.Equal(t, http.StatusForbidden, status, "and the CSRF token")
 
-	status, body, _ := e.post("/token", url.Values{"csrf": {csrf}, "action": {"replace"}, "token": {tokB}}, AdminUser, testPassword)
+	status, body, _ := e.post("/token", url.Values{"csrf": {csrf}, "action": {"replace"}, "token": {tokB}}, web.AdminUser, testPassword)
 	require.Equal(t, http.StatusOK, status, body)
 	assert.Contains(t, body, "Token accepted")
 	assert.Equal(t, tokB, e.player.waitStart(t), "the bot restarts with the new token")
@@ -211,7 +212,7 @@ func TestChangeAndRemoveToken(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, tokB, got.Reveal())
 
-	status, _, hdr := e.post("/token", url.Values{"csrf": {csrf}, "action": {"remove"}}, AdminUser, testPassword)
+	status, _, hdr := e.post("/token", url.Values{"csrf": {csrf}, "action": {"remove"}}, web.AdminUser, testPassword)
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, "/", hdr.Get("Location"))
 	st := e.waitFor("setup needed again", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
@@ -230,7 +231,7 @@ func TestCrossOriginPostRefused(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, e.base+"/token", strings.NewReader(url.Values{"csrf": {csrf}, "action": {"remove"}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	req.SetBasicAuth(AdminUser, testPassword)
+	req.SetBasicAuth(web.AdminUser, testPassword)
 	status, _, _ := e.do(req)
 	assert.Equal(t, http.StatusForbidden, status)
 	_, err := store.NewTokenFile(e.a.cfg.Dir).Load()
@@ -317,11 +318,11 @@ func TestSettingsPage(t *testing.T) {
 		bad[k] = v
 	}
 	bad.Set("hash_mb", "999999")
-	status, body, _ := e.post("/settings", bad, AdminUser, testPassword)
+	status, body, _ := e.post("/settings", bad, web.AdminUser, testPassword)
 	assert.Equal(t, http.StatusUnprocessableEntity, status)
 	assert.Contains(t, body, "hash size")
 
-	status, _, hdr := e.post("/settings", form, AdminUser, testPassword)
+	status, _, hdr := e.post("/settings", form, web.AdminUser, testPassword)
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, "/settings", hdr.Get("Location"))
 	// Idle: the bot restarts with the new engine settings at once.
@@ -419,4 +420,15 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+func TestNewPairingCode(t *testing.T) {
+	c, err := newPairingCode()
+	require.NoError(t, err)
+	assert.Regexp(t, `^[0-9]{6}$`, c)
+}
+
+func TestRedact(t *testing.T) {
+	assert.Equal(t, "dial: [token] x", redact("dial: "+tokA+" x", mustToken(t, tokA)))
+	assert.True(t, errors.Is(ErrTokenRejected, ErrTokenRejected))
 }

@@ -27,7 +27,7 @@ func inGame(t *testing.T, meanwhile func(e *testEnv)) *testEnv {
 	}
 	s := settings.Default()
 	s.Threads = 1
-	e.a.applySettings(s)
+	e.a.ApplySettings(s)
 	select {
 	case <-e.player.started:
 		t.Fatal("the bot was restarted in the middle of a match")

@@ -1,7 +1,6 @@
-package appliance
+package web
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -62,31 +61,4 @@ func TestFailureLimiterIPv6Network(t *testing.T) {
 	assert.Nil(t, try, "one /64 is one client")
 	try, _ = l.begin("fd00:0:0:1::1")
 	assert.NotNil(t, try, "another /64 is another")
-}
-
-func TestCodeMatches(t *testing.T) {
-	assert.True(t, codeMatches("123456", "123456"))
-	assert.True(t, codeMatches("123 456", "123456"))
-	assert.True(t, codeMatches("123-456", "123456"))
-	assert.False(t, codeMatches("123457", "123456"))
-	assert.False(t, codeMatches("", ""), "no code, no match")
-	assert.False(t, codeMatches("12345", "123456"))
-	c, err := newPairingCode()
-	require.NoError(t, err)
-	assert.Regexp(t, `^[0-9]{6}$`, c)
-}
-
-func TestRedact(t *testing.T) {
-	assert.Equal(t, "dial: [token] x", redact("dial: "+tokA+" x", mustToken(t, tokA)))
-	assert.True(t, errors.Is(ErrTokenRejected, ErrTokenRejected))
-}
-
-func FuzzCodeMatches(f *testing.F) {
-	f.Add("123456", "123456")
-	f.Add("12 34 56", "123456")
-	f.Fuzz(func(t *testing.T, typed, code string) {
-		if codeMatches(typed, code) && code == "" {
-			t.Fatal("matched an empty code")
-		}
-	})
 }
