@@ -97,7 +97,7 @@ type Config struct {
 	// AddressRefresh is how often the page addresses are re-read (10 s when 0).
 	AddressRefresh time.Duration
 	// CardToken, when set, is the SD card's boot partition, looked at for
-	// a token file at start (on the device: BootPartition{}).
+	// a token file at start (on the device: store.BootPartition{}).
 	CardToken store.CardTokenSource
 	// Games keeps the game records shown on the games pages (nil: none).
 	// Its cap follows the settings.
