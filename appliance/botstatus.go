@@ -3,32 +3,40 @@ package appliance
 import (
 	"slices"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 )
 
-// applyBotStatus copies the bot's report into the appliance's status. The
-// bot's types are the appliance's (BotInfo, Match, Leg and Result are
-// aliases), so only the top level is copied, field by field; a test checks
-// that every field of bot.Status is used here.
-func applyBotStatus(st *Status, rep bot.Status) {
-	st.BotState = rep.State
-	st.Online = rep.Online()
-	if rep.Bot != (BotInfo{}) {
-		st.Bot = rep.Bot // keep the last known identity while reconnecting
+// reportOf returns the status's report after the bot's report rep, prev
+// being the one before. The bot's types are the status's (BotInfo, Match,
+// Leg and Result are aliases), so only the top level is copied, field by
+// field; a test checks that every field of bot.Status is used here.
+func reportOf(prev state.Report, rep bot.Status) state.Report {
+	r := state.Report{
+		BotState:   rep.State,
+		Online:     rep.Online(),
+		Bot:        prev.Bot, // the last known identity while reconnecting
+		Matches:    slices.Clone(rep.Matches),
+		Results:    prev.Results,
+		Rejected:   prev.Rejected,
+		Detail:     prev.Detail,
+		BotUpdated: rep.Updated,
 	}
-	st.Matches = slices.Clone(rep.Matches)
-	if st.Matches == nil {
-		st.Matches = []Match{}
+	if rep.Bot != (state.BotInfo{}) {
+		r.Bot = rep.Bot
+	}
+	if r.Matches == nil {
+		r.Matches = []state.Match{}
 	}
 	if rep.Results != nil {
-		st.Results = slices.Clone(rep.Results)
+		r.Results = slices.Clone(rep.Results)
 	}
-	st.NetworkDown = !st.Online && rep.NetworkDown
+	r.NetworkDown = !r.Online && rep.NetworkDown
 	switch {
-	case st.Online:
-		st.Detail = ""
+	case r.Online:
+		r.Detail = ""
 	case rep.LastError != "":
-		st.Detail = rep.LastError
+		r.Detail = rep.LastError
 	}
-	st.BotUpdated = rep.Updated
+	return r
 }

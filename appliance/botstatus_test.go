@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/gpio"
 )
@@ -101,42 +102,46 @@ func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
 	require.Empty(t, zeroFields(reflect.ValueOf(rep), "bot.Status"), "the filler reaches every field")
 
 	// Each top-level field of bot.Status and where the appliance shows
-	// it; a new field must be added to applyBotStatus and here.
-	shown := map[string]func(t *testing.T, st Status){
-		"State":       func(t *testing.T, st Status) { assert.Equal(t, rep.State, st.BotState) },
-		"Bot":         func(t *testing.T, st Status) { assert.Equal(t, rep.Bot, st.Bot) },
-		"Matches":     func(t *testing.T, st Status) { assert.Equal(t, rep.Matches, st.Matches) },
-		"Results":     func(t *testing.T, st Status) { assert.Equal(t, rep.Results, st.Results) },
-		"LastError":   func(t *testing.T, st Status) { assert.Equal(t, rep.LastError, st.Detail) },
-		"NetworkDown": func(t *testing.T, st Status) { assert.True(t, st.NetworkDown) },
-		"Updated":     func(t *testing.T, st Status) { assert.Equal(t, rep.Updated, st.BotUpdated) },
+	// it; a new field must be added to reportOf and here.
+	shown := map[string]func(t *testing.T, st state.Status){
+		"State":       func(t *testing.T, st state.Status) { assert.Equal(t, rep.State, st.BotState) },
+		"Bot":         func(t *testing.T, st state.Status) { assert.Equal(t, rep.Bot, st.Bot) },
+		"Matches":     func(t *testing.T, st state.Status) { assert.Equal(t, rep.Matches, st.Matches) },
+		"Results":     func(t *testing.T, st state.Status) { assert.Equal(t, rep.Results, st.Results) },
+		"LastError":   func(t *testing.T, st state.Status) { assert.Equal(t, rep.LastError, st.Detail) },
+		"NetworkDown": func(t *testing.T, st state.Status) { assert.True(t, st.NetworkDown) },
+		"Updated":     func(t *testing.T, st state.Status) { assert.Equal(t, rep.Updated, st.BotUpdated) },
 	}
 	for i := range reflect.TypeFor[bot.Status]().NumField() {
 		name := reflect.TypeFor[bot.Status]().Field(i).Name
 		if _, ok := shown[name]; !ok {
-			t.Errorf("bot.Status.%s is not shown by the appliance: copy it in applyBotStatus and check it here", name)
+			t.Errorf("bot.Status.%s is not shown by the appliance: copy it in reportOf and check it here", name)
 		}
 	}
 
-	hub := NewHub(nil)
-	hub.Update(func(st *Status) { st.Token = TokenStored; st.Storage.OK = true; st.Phase = PhaseRunning })
-	hub.Update(func(st *Status) { applyBotStatus(st, rep) })
+	hub := state.NewHub(nil)
+	hub.Update(func(st *state.Status) {
+		st.Token = state.TokenStored
+		st.Storage.OK = true
+		st.Phase = state.PhaseRunning
+	})
+	hub.Update(func(st *state.Status) { st.Report = reportOf(st.Report, rep) })
 	b, err := hub.Snapshot().JSON()
 	require.NoError(t, err)
-	var got Status
+	var got state.Status
 	require.NoError(t, json.Unmarshal(b, &got))
 	for name, check := range shown {
 		t.Run(name, func(t *testing.T) { check(t, got) })
 	}
-	assert.Equal(t, KindNoNetwork, got.Kind, "the bot's network_down decides the state, not its error text")
+	assert.Equal(t, state.KindNoNetwork, got.Kind, "the bot's network_down decides the state, not its error text")
 
 	online := rep
 	online.State = bot.StateOnline
-	hub.Update(func(st *Status) { applyBotStatus(st, online) })
+	hub.Update(func(st *state.Status) { st.Report = reportOf(st.Report, online) })
 	st := hub.Snapshot()
 	assert.True(t, st.Online)
 	assert.False(t, st.NetworkDown, "never network-down while online")
-	assert.Equal(t, KindInGame, st.Kind)
+	assert.Equal(t, state.KindInGame, st.Kind)
 	assert.Empty(t, st.Detail)
 }
 
@@ -158,11 +163,11 @@ func TestEveryIndicatorFieldIsFilled(t *testing.T) {
 			l.ClocksAt = time.Time{}
 		}
 	}
-	st := Status{Device: Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://192.168.1.23:8080/"}},
-		PairingCode: "4F7K-29QX", Detail: "why"}
-	applyBotStatus(&st, rep)
+	st := state.Status{Device: state.Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://192.168.1.23:8080/"}},
+		PairingCode: "4F7K-29QX", Report: state.Report{Detail: "why"}}
+	st.Report = reportOf(st.Report, rep)
 	setup, game := st, st
-	setup.Kind, game.Kind = KindTokenRejected, KindInGame
+	setup.Kind, game.Kind = state.KindTokenRejected, state.KindInGame
 	set := map[string]bool{}
 	for _, g := range []gpio.Status{ToGPIOStatus(setup, time.Now()), ToGPIOStatus(game, time.Now())} {
 		v := reflect.ValueOf(g)

@@ -2,211 +2,143 @@ package appliance
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
-	"flipbot.dev/flipbot/appliance/bootfs"
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/flipsight"
 )
-
-// CardTokenSource reads the token file an owner put on the SD card's FAT
-// boot partition (BootTokenFileName).
-type CardTokenSource interface {
-	// ReadCardToken returns the file's content and modification time; ok
-	// is false when the card holds no such file.
-	ReadCardToken() (data []byte, mod time.Time, ok bool, err error)
-}
-
-// BootPartition is the CardTokenSource of a FAT file system: the boot
-// partition of the disk the device booted from when Path is empty, else the
-// device or image file at Path. It only ever opens it read-only.
-type BootPartition struct {
-	Path string
-}
-
-// ReadCardToken implements CardTokenSource.
-func (b BootPartition) ReadCardToken() ([]byte, time.Time, bool, error) {
-	dev := b.Path
-	if dev == "" {
-		d, err := bootfs.Host{Root: "/"}.BootPartition()
-		if err != nil {
-			return nil, time.Time{}, false, fmt.Errorf("find the boot partition: %w", err)
-		}
-		dev = d
-	}
-	f, err := bootfs.ReadBootFile(dev, BootTokenFileName, maxTokenFile)
-	switch {
-	case errors.Is(err, bootfs.ErrNotExist):
-		return nil, time.Time{}, false, nil
-	case errors.Is(err, bootfs.ErrTooLarge):
-		return nil, f.ModTime, true, fmt.Errorf("%s is too large to hold a token", BootTokenFileName)
-	case err != nil:
-		return nil, time.Time{}, false, err
-	}
-	return f.Data, f.ModTime, true, nil
-}
-
-// CardOutcome says what became of a token file on the card.
-type CardOutcome string
-
-// The outcomes.
-const (
-	CardUsed      CardOutcome = "used"      // checked with FlipSight and saved to /perm
-	CardSame      CardOutcome = "same"      // the stored token is the same
-	CardOlder     CardOutcome = "older"     // a different token, but not newer than the stored one: ignored
-	CardEnv       CardOutcome = "env"       // FS_BOT_TOKEN is in effect: ignored
-	CardRefused   CardOutcome = "refused"   // FlipSight refused it
-	CardInvalid   CardOutcome = "invalid"   // not a well-formed token file
-	CardUnchecked CardOutcome = "unchecked" // FlipSight could not be reached; retried
-)
-
-// CardToken is the status of the card's token file.
-type CardToken struct {
-	// Present: the boot partition holds BootTokenFileName.
-	Present bool        `json:"present"`
-	Outcome CardOutcome `json:"outcome,omitempty"`
-	// Message explains the outcome to people (never holds the token).
-	Message string `json:"message,omitempty"`
-}
-
-// Problem is the message when the file could not be used, else "".
-func (c CardToken) Problem() string {
-	switch c.Outcome {
-	case CardRefused, CardInvalid, CardUnchecked:
-		return c.Message
-	}
-	return ""
-}
 
 // cardRetry is how often a card token that could not be checked (no
 // network) is tried again while no token is in effect.
 const cardRetry = 30 * time.Second
 
+// cardStart is what the card's token file leaves the start to do: keep
+// trying a token in the background when FlipSight could not be reached
+// (retry), run until the next start with a checked token that /perm could
+// not keep (memory); who is whom FlipSight said the card's token names,
+// when it was used.
+type cardStart struct {
+	retry, memory flipsight.Token
+	who           state.BotInfo
+}
+
 // applyCardToken looks at the card's token file at start, before the
 // setup page is offered. With no stored token, a well-formed token from it
 // is checked with FlipSight like a pasted one and, if accepted, saved to
 // /perm; a stored token is replaced only by a different token in a file
-// newer than it. It never writes to the card. It returns a token to keep
-// trying in the background when FlipSight could not be reached, else "";
-// and memory, a checked token that /perm could not keep (to run with until
-// the next start).
-func (a *app) applyCardToken(ctx context.Context) (retry, memory string) {
+// newer than it. It never writes to the card. It returns what the start
+// must do next.
+func (a *app) applyCardToken(ctx context.Context) cardStart {
 	if a.cfg.CardToken == nil {
-		return "", ""
+		return cardStart{}
 	}
 	data, mod, ok, err := a.cfg.CardToken.ReadCardToken()
 	if err != nil && !ok {
 		a.log.Warn("could not read the card's boot partition", "err", err)
-		return "", ""
+		return cardStart{}
 	}
 	if !ok {
-		return "", ""
+		return cardStart{}
 	}
-	set := func(o CardOutcome, msg string) {
-		a.hub.Update(func(st *Status) { st.Card = CardToken{Present: true, Outcome: o, Message: msg} })
+	set := func(o state.CardOutcome, msg string) {
+		a.hub.Update(func(st *state.Status) { st.Card = state.CardToken{Present: true, Outcome: o, Message: msg} })
 	}
-	tok := ""
+	var tok flipsight.Token
 	if err == nil {
-		tok, err = ParseTokenFile(data)
+		tok, err = store.ParseTokenFile(data)
 	}
 	if err != nil {
-		a.log.Warn("token file on the card not usable", "file", BootTokenFileName, "err", err)
-		set(CardInvalid, fmt.Sprintf("%s on the card: %v", BootTokenFileName, err))
-		return "", ""
+		a.log.Warn("token file on the card not usable", "file", store.BootTokenFileName, "err", err)
+		set(state.CardInvalid, fmt.Sprintf("%s on the card: %v", store.BootTokenFileName, err))
+		return cardStart{}
 	}
-	if a.envToken != "" {
+	if a.envWins() {
 		a.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
-		set(CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
-		return "", ""
+		set(state.CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
+		return cardStart{}
 	}
 	stored, serr := a.tokens.Load()
 	if serr == nil {
-		if stored == tok {
+		if stored.Equal(tok) {
 			a.log.Info("token source: stored (the card's token file holds the same token)")
-			set(CardSame, "The card's token file holds the stored token.")
-			return "", ""
+			set(state.CardSame, "The card's token file holds the stored token.")
+			return cardStart{}
 		}
 		if smod, err := a.tokens.ModTime(); err == nil && !mod.After(smod) {
 			a.log.Info("token source: stored (the card's token file holds another token but is not newer; ignored)")
-			set(CardOlder, "The card's token file holds another token but is older than the stored one: ignored.")
-			return "", ""
+			set(state.CardOlder, "The card's token file holds another token but is older than the stored one: ignored.")
+			return cardStart{}
 		}
 	}
-	a.hub.Update(func(st *Status) {
-		st.Card = CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
+	a.hub.Update(func(st *state.Status) {
+		st.Card = state.CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
 	})
-	info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
+	use := a.checkAndSave(ctx, tok, "the card's token")
 	switch {
-	case src == TokenMemory:
-	case rejected:
-		msg := "FlipSight refused the token in " + BootTokenFileName + "."
+	case use.Source == state.TokenMemory:
+	case use.Rejected:
+		msg := "FlipSight refused the token in " + store.BootTokenFileName + "."
 		if serr == nil {
 			msg += " The stored token stays in effect."
 		} else {
 			msg += " Set up on this page instead, or put a new token on the card."
 		}
-		set(CardRefused, msg)
-		return "", ""
-	case err != nil:
-		set(CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", err, a.cardRetry))
+		set(state.CardRefused, msg)
+		return cardStart{}
+	case use.Err != nil:
+		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", use.Err, a.cardRetry))
 		if serr == nil {
-			return "", "" // the stored token runs; the card is tried at the next start
+			return cardStart{} // the stored token runs; the card is tried at the next start
 		}
-		return tok, ""
+		return cardStart{retry: tok}
 	}
-	card := a.cardUsed(info, src)
-	a.hub.Update(func(st *Status) { st.Card, st.Bot = card, info })
-	if src == TokenMemory {
-		return "", tok
+	card := a.cardUsed(use)
+	a.hub.Update(func(st *state.Status) { st.Card = card })
+	if use.Source == state.TokenMemory {
+		return cardStart{memory: tok, who: use.Bot}
 	}
-	return "", ""
+	return cardStart{who: use.Bot}
 }
 
 // retryCardToken tries a card token that could not be checked at start,
 // until it is accepted or refused, or another token is in effect.
-func (a *app) retryCardToken(ctx context.Context, tok string) {
+func (a *app) retryCardToken(ctx context.Context, tok flipsight.Token) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(a.cardRetry):
 		}
-		if a.hub.Snapshot().Token != TokenNone {
+		if a.hub.Snapshot().Token != state.TokenNone {
 			return
 		}
-		info, src, rejected, err := a.checkAndSave(ctx, tok, "the card's token")
-		if rejected {
-			a.hub.Update(func(st *Status) {
-				st.Card = CardToken{Present: true, Outcome: CardRefused, Message: "FlipSight refused the token in " + BootTokenFileName + ". Set up on this page instead."}
+		use := a.checkAndSave(ctx, tok, "the card's token")
+		if use.Rejected {
+			a.hub.Update(func(st *state.Status) {
+				st.Card = state.CardToken{Present: true, Outcome: state.CardRefused, Message: "FlipSight refused the token in " + store.BootTokenFileName + ". Set up on this page instead."}
 			})
 			return
 		}
-		if err != nil && src != TokenMemory {
+		if use.Err != nil && use.Source != state.TokenMemory {
 			continue
 		}
-		card := a.cardUsed(info, src)
-		a.hub.Update(func(st *Status) {
+		card := a.cardUsed(use)
+		a.hub.Update(func(st *state.Status) {
 			st.Card = card
-			st.Token, st.Bot, st.PairingCode, st.Rejected = src, info, "", false
+			st.Token, st.PairingCode = use.Source, ""
 		})
-		a.runner.setToken(a.ctx, tok, src)
+		a.runner.setToken(a.ctx, tok, use.Bot)
 		return
 	}
 }
 
 // cardUsed logs that the card's token won and returns its status.
-func (a *app) cardUsed(info BotInfo, src TokenSource) CardToken {
-	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", src)
-	return CardToken{Present: true, Outcome: CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", BootTokenFileName, info.Name)}
-}
-
-// ModTime returns when the stored token was last written.
-func (s *TokenStore) ModTime() (time.Time, error) {
-	fi, err := os.Stat(s.path())
-	if err != nil {
-		return time.Time{}, fmt.Errorf("token file: %w", err)
-	}
-	return fi.ModTime(), nil
+func (a *app) cardUsed(use web.TokenUse) state.CardToken {
+	info := use.Bot
+	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", use.Source)
+	return state.CardToken{Present: true, Outcome: state.CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", store.BootTokenFileName, info.Name)}
 }

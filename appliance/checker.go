@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/flipsight"
 )
 
@@ -20,40 +21,37 @@ type FlipSightChecker struct {
 }
 
 // CheckToken implements TokenChecker.
-func (c FlipSightChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
-	t, err := flipsight.NewToken(tok)
+func (c FlipSightChecker) CheckToken(ctx context.Context, tok flipsight.Token) (state.BotInfo, error) {
+	cl, err := flipsight.NewClient(flipsight.Config{APIURL: c.APIURL, StreamURL: c.StreamURL, Token: tok, HTTPClient: c.HTTPClient})
 	if err != nil {
-		return BotInfo{}, fmt.Errorf("check token: %w", err)
-	}
-	cl, err := flipsight.NewClient(flipsight.Config{APIURL: c.APIURL, StreamURL: c.StreamURL, Token: t, HTTPClient: c.HTTPClient})
-	if err != nil {
-		return BotInfo{}, fmt.Errorf("check token: %w", err)
+		return state.BotInfo{}, fmt.Errorf("check token: %w", err)
 	}
 	resp, err := cl.Poll(ctx, nil)
 	if err != nil {
-		return BotInfo{}, classifyFlipSightError(err)
+		return state.BotInfo{}, classifyFlipSightError(err)
 	}
 	if resp.Bot == nil {
-		return BotInfo{}, errors.New("check token: agent_poll answered without the bot")
+		return state.BotInfo{}, errors.New("check token: agent_poll answered without the bot")
 	}
 	return botInfoFromWire(resp.Bot), nil
 }
 
-// classifyFlipSightError maps a client error onto the appliance's: a 401
-// to ErrTokenRejected, a failure to get any answer to ErrNetwork.
+// classifyFlipSightError maps a client error onto the appliance's by
+// flipsight's rules: a 401 to ErrTokenRejected, a failure to get any
+// answer (flipsight.IsNetwork) to ErrNetwork.
 func classifyFlipSightError(err error) error {
 	switch {
 	case flipsight.IsAuth(err):
 		return fmt.Errorf("%w: %w", ErrTokenRejected, err)
-	case flipsight.AsAPIError(err) != nil, errors.Is(err, context.Canceled), errors.Is(err, flipsight.ErrRefusedURL):
-		return err
-	default:
+	case flipsight.IsNetwork(err):
 		return fmt.Errorf("%w: %w", ErrNetwork, err)
+	default:
+		return err
 	}
 }
 
-func botInfoFromWire(b *flipsight.Bot) BotInfo {
-	info := BotInfo{ID: b.ID, Name: b.Name}
+func botInfoFromWire(b *flipsight.Bot) state.BotInfo {
+	info := state.BotInfo{ID: b.ID, Name: b.Name}
 	if b.Rating != nil {
 		info.Rating = b.Rating.Rating
 	}

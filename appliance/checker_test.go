@@ -21,12 +21,12 @@ func TestFlipSightCheckerAgainstArena(t *testing.T) {
 	defer ts.Close()
 	c := FlipSightChecker{APIURL: ts.URL + arena.APIPath}
 
-	info, err := c.CheckToken(context.Background(), tokA)
+	info, err := c.CheckToken(context.Background(), mustToken(t, tokA))
 	require.NoError(t, err)
 	assert.Equal(t, "PiBot", info.Name)
 	assert.NotZero(t, info.ID)
 
-	_, err = c.CheckToken(context.Background(), tokB)
+	_, err = c.CheckToken(context.Background(), mustToken(t, tokB))
 	require.ErrorIs(t, err, ErrTokenRejected)
 	assert.NotContains(t, err.Error(), tokB)
 }
@@ -37,17 +37,17 @@ func TestFlipSightCheckerNetworkAndServerErrors(t *testing.T) {
 		w.Write([]byte(`{"ok":false,"error":"bot match storage unavailable"}`))
 	}))
 	c := FlipSightChecker{APIURL: ts.URL + arena.APIPath}
-	_, err := c.CheckToken(context.Background(), tokA)
+	_, err := c.CheckToken(context.Background(), mustToken(t, tokA))
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, ErrTokenRejected)
 	assert.NotErrorIs(t, err, ErrNetwork, "the server answered")
 	ts.Close()
 
-	_, err = c.CheckToken(context.Background(), tokA)
+	_, err = c.CheckToken(context.Background(), mustToken(t, tokA))
 	require.ErrorIs(t, err, ErrNetwork, "nothing listens any more")
 	assert.NotContains(t, err.Error(), tokA)
 
-	_, err = FlipSightChecker{APIURL: "http://example.com/api"}.CheckToken(context.Background(), tokA)
+	_, err = FlipSightChecker{APIURL: "http://example.com/api"}.CheckToken(context.Background(), mustToken(t, tokA))
 	require.Error(t, err, "plain http is refused off loopback, before the token is sent")
 	assert.NotErrorIs(t, err, ErrNetwork)
 }

@@ -3,21 +3,27 @@ package appliance
 import (
 	"bytes"
 	"context"
-	"flipbot.dev/flipbot/bot"
-	"flipbot.dev/flipbot/engines/othello"
 	"image"
 	"image/png"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/engines/othello"
 )
 
 // The pages in a real browser: Debian's chromium, headless. Screenshots are
@@ -108,8 +114,19 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // as HTTP Basic for a top-level navigation).
 func withAuth(base, path string) string {
 	u, _ := url.Parse(base + path)
-	u.User = url.UserPassword(AdminUser, testPassword)
+	u.User = url.UserPassword(web.AdminUser, testPassword)
 	return u.String()
+}
+
+// countingLive counts in n the requests for /live (the status page's
+// refresh) that reach next.
+func countingLive(next http.Handler, n *atomic.Int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/live" {
+			n.Add(1)
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func TestPagesInChromium(t *testing.T) {
@@ -118,7 +135,7 @@ func TestPagesInChromium(t *testing.T) {
 
 	t.Run("first boot: setup page", func(t *testing.T) {
 		e := startEnv(t, named)
-		code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+		code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 		dom := shoot(t, bin, e.base+"/", "setup.png", 1000, 1100)
 		assert.Contains(t, dom, "Set up your bot")
 		assert.Contains(t, dom, `name="code"`)
@@ -131,24 +148,26 @@ func TestPagesInChromium(t *testing.T) {
 	}
 
 	t.Run("status page in a game", func(t *testing.T) {
+		var live atomic.Int64 // the status page's refreshes
 		e := startEnv(t, named, func(c *Config, a *app) {
-			require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+			a.pages = countingLive(a.pages, &live)
+			require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
-				Bot:     BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
-				Matches: []Match{testMatch(), octagonMatch()},
-				Results: []Result{
+				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
+				Matches: []state.Match{testMatch(), octagonMatch()},
+				Results: []state.Result{
 					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
 					{MatchID: 37, Mode: "anti", Opponent: "Zebra", Outcome: "loss", Mine: 70, Theirs: 58, Reason: "discs", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
 				}})
 		})
 		e.player.waitStart(t)
-		e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
+		e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
 		dom := shoot(t, bin, e.base+"/", "status.png", 1000, 1900)
 		assert.Equal(t, 4, strings.Count(dom, `class="board s`), "both legs of both matches are drawn (after the refresh too)")
 		assert.Contains(t, dom, "PiBot")
 		assert.Contains(t, dom, "In game")
 		assert.NotContains(t, dom, tokA)
-		assert.Positive(t, e.a.liveHits.Load(), "refresh.js fetched /live (scripts allowed by the CSP)")
+		assert.Positive(t, live.Load(), "refresh.js fetched /live (scripts allowed by the CSP)")
 	})
 
 	t.Run("token page", func(t *testing.T) {
@@ -166,8 +185,8 @@ func TestPagesInChromium(t *testing.T) {
 	})
 
 	t.Run("storage missing", func(t *testing.T) {
-		e := startEnv(t, named, func(c *Config, a *app) { a.ops = erofsOps() })
-		e.waitFor("storage missing", func(s Status) bool { return s.Kind == KindStorageMissing })
+		e := startEnv(t, named, func(c *Config, a *app) { a.fs = erofs() })
+		e.waitFor("storage missing", func(s state.Status) bool { return s.Kind == state.KindStorageMissing })
 		dom := shoot(t, bin, e.base+"/", "storage-missing.png", 1000, 1100)
 		assert.Contains(t, dom, "read-only")
 	})
@@ -194,13 +213,13 @@ func TestGamesPagesInChromium(t *testing.T) {
 	assert.Equal(t, frames-1, strings.Count(dom, `hidden=""`), "all frames but one hidden by replay.js")
 }
 
-func octagonMatch() Match {
+func octagonMatch() state.Match {
 	board := make([]int, 100)
 	blocked := []int{0, 1, 10, 8, 9, 19, 80, 90, 91, 89, 98, 99}
 	for i, c := range []int{44, 45, 54, 55, 33, 46, 56, 65} {
 		board[c] = 1 + i%2
 	}
-	return Match{ID: 43, Mode: "octagon", Opponent: "Tenten", Ranked: true, Status: "running", Legs: []Leg{
+	return state.Match{ID: 43, Mode: "octagon", Opponent: "Tenten", Ranked: true, Status: "running", Legs: []state.Leg{
 		{Leg: 0, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{57000, 59000}, Discs: [2]int{4, 4}, LastMove: 46},
 		{Leg: 1, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{55500, 60000}, Discs: [2]int{4, 4}, LastMove: -1},
 	}}

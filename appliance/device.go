@@ -24,6 +24,11 @@ type Platform interface {
 	WaitForClock(ctx context.Context) error
 }
 
+// DevicePasswordFiles returns where gokrazy keeps its web UI password on
+// the device, in the order they are tried (the first existing file wins):
+// the admin password of the token and settings pages.
+func DevicePasswordFiles() []string { return []string{"/perm/gokr-pw.txt", "/etc/gokr-pw.txt"} }
+
 // readTrimmed returns a small system file's content without NULs and
 // surrounding space, "" when unreadable.
 func readTrimmed(path string) string {

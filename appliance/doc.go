@@ -4,24 +4,57 @@
 // The appliance keeps one bot online on FlipSight without a terminal: the
 // owner pastes the bot token into a web page on port 8080, guarded by a
 // six-digit pairing code that only the device shows (display and log), and
-// watches the LEDs. Everything the device knows is one [Status], kept by a
-// [Hub] and published to the web pages, /api/status and the indicators.
+// watches the LEDs. Everything the device knows is one state.Status, kept
+// by a state.Hub and published to the web pages, /api/status and the
+// indicators.
 //
-// Files are named by what they do:
+// This package runs the device; its other concerns are packages of their
+// own:
 //
-//   - state.go: the state model ([Kind], [Status]) and the [Hub] publishing it.
-//   - token.go, atomicfile.go: the token store on /perm (0600, atomic).
-//   - storage.go: whether /perm is there and writable, and its free space.
-//   - settings.go: engine and hardware settings kept as JSON on /perm.
-//   - provision.go: the first-boot page (pairing code + token) and the token page.
-//   - status.go: the status page and /api/status.
-//   - auth.go, csrf.go, ratelimit.go: admin password, CSRF tokens, rate limits.
-//   - listeners.go: binding the pages to private addresses only.
-//   - runner.go: starting, restarting and stopping the bot as the token changes.
-//   - lifecycle.go: [Run], the clock, signals and exit codes gokrazy needs.
-//   - device*.go: facts about the machine; gokrazy calls sit behind the
-//     gokrazy build tag.
+//   - appliance/state: the state model (Kind, Status with the bot's Report,
+//     Hub).
+//   - appliance/web: the pages and their security, which reach the
+//     appliance only through web.Backend (implemented here by the app).
+//   - appliance/store: the files on /perm (one atomic file store for the
+//     token and the settings) and the card's token file.
+//   - appliance/settings: the owner's settings.
+//   - appliance/bootfs: reading the FAT boot partition.
 //
-// The token is a secret: it is never logged, never put in an error message
-// and never sent back to a browser.
+// Files here, by what they do:
+//
+//   - lifecycle.go: [Run], [Config], the start-up (storage, settings,
+//     token), the clock, signals ([NotifyStop]) and exit codes gokrazy
+//     needs.
+//   - main.go: [Main], `flipbot appliance` with the real checker, player
+//     and indicators; the PC's admin password.
+//   - runner.go: starting, restarting and draining the bot as the token
+//     and settings change ([Player], [TokenChecker]); the one writer of the
+//     status's bot report.
+//   - botstatus.go: the bot's report (bot.Status) as the status's.
+//   - provision.go: web.Backend's token side: checking and keeping a
+//     token, removing it, the pairing code.
+//   - settings.go: web.Backend's settings side: the settings in effect and
+//     applying new ones without a reboot.
+//   - cardtoken.go: the token file on the SD card at start.
+//   - storage.go, storage_unix.go, storage_other.go: whether /perm is
+//     there and writable, and its free space.
+//   - listeners.go: binding the pages to private addresses only, following
+//     address changes.
+//   - device.go, device_gokrazy.go, device_pc.go: the [Platform] (the
+//     machine's model, the pages' addresses, the clock), gokrazy's calls
+//     behind the gokrazy build tag, gokrazy's password files.
+//   - indicators.go: the LEDs and display (package gpio), each state mapped
+//     onto the gpio package's own input.
+//   - checker.go: the token check, one real agent_poll, its errors
+//     classified by flipsight's rules.
+//   - player.go, engines.go, egaroucid_pool.go: the engine composition
+//     (the built-in engine, Egaroucid for std, modes turned off), for now
+//     here.
+//
+// It may import its sub-packages, bot, engines, flipsight, gpio and config;
+// none of them imports it.
+//
+// The token is a secret: it is a flipsight.Token from where it is read,
+// never logged, never put in an error message and never sent back to a
+// browser.
 package appliance

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
@@ -32,12 +33,12 @@ func TestApplianceAgainstArena(t *testing.T) {
 	gamesDir := t.TempDir()
 	e := startEnv(t, func(c *Config, a *app) {
 		a.checker = FlipSightChecker{APIURL: apiURL}
-		a.cfg.Games = record.Open(record.Options{Dir: gamesDir})
+		a.useGames(t, record.Open(record.Options{Dir: gamesDir}))
 		a.runner.player = newBotPlayer(botPlayerConfig{APIURL: apiURL, CPU: "test", Logger: a.log, Records: a.cfg.Games})
 		a.settings.Threads = 1
 	})
 	defer e.stop() // before the arena closes: the bot's stream must end first
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 
 	status, body, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokB}}, "", "")
@@ -46,20 +47,22 @@ func TestApplianceAgainstArena(t *testing.T) {
 
 	status, _, _ = e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusSeeOther, status)
-	st := e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle && s.Bot.Name == "PiBot" })
-	assert.Equal(t, TokenStored, st.Token)
+	// The real player loads the trained evaluations first: ≈11 s under
+	// -race on the shared 2-core machine, longer than waitFor's 10 s.
+	st := e.waitForLong("online", time.Minute, func(s state.Status) bool { return s.Kind == state.KindOnlineIdle && s.Bot.Name == "PiBot" })
+	assert.Equal(t, state.TokenStored, st.Token)
 
 	if testing.Short() {
 		return
 	}
 	id, err := srv.Challenge("Greedy", "PiBot", othello.Std)
 	require.NoError(t, err)
-	st = e.waitForLong("in game with both legs", 30*time.Second, func(s Status) bool {
-		return s.Kind == KindInGame && len(s.Matches[0].Legs) == 2
+	st = e.waitForLong("in game with both legs", 30*time.Second, func(s state.Status) bool {
+		return s.Kind == state.KindInGame && len(s.Matches[0].Legs) == 2
 	})
 	_, page := e.get("/", false)
 	assert.Contains(t, page, `class="board s8"`)
-	st = e.waitForLong("a result", 3*time.Minute, func(s Status) bool { return len(s.Results) > 0 })
+	st = e.waitForLong("a result", 3*time.Minute, func(s state.Status) bool { return len(s.Results) > 0 })
 	assert.Equal(t, id, st.Results[0].MatchID)
 	// The bot names the opponent from its polls; it sometimes has only
 	// "bot 2" when the match ends (the bot package's concern).
@@ -75,7 +78,7 @@ func TestApplianceAgainstArena(t *testing.T) {
 	require.Len(t, ids, 2)
 	require.Eventually(t, func() bool { return e.a.cfg.Games.Status().Games == 2 }, 5*time.Second, 20*time.Millisecond)
 	e.stop()
-	e2 := startEnv(t, func(c *Config, a *app) { a.cfg.Games = record.Open(record.Options{Dir: gamesDir}) })
+	e2 := startEnv(t, func(c *Config, a *app) { a.useGames(t, record.Open(record.Options{Dir: gamesDir})) })
 	code2, _, list := e2.fetch(t, "/games")
 	require.Equal(t, http.StatusOK, code2)
 	for _, id := range ids {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
@@ -79,7 +80,7 @@ type lease struct {
 // When not even one pair fits (a 512 MiB Zero 2 W) it logs why and
 // returns nil: std is played by the built-in engine and the device keeps
 // working.
-func newEgaroucidPool(path string, s Settings, m sizing.Machine, log *slog.Logger) *egaroucidPool {
+func newEgaroucidPool(path string, s settings.Settings, m sizing.Machine, log *slog.Logger) *egaroucidPool {
 	want := 2 * max(1, s.MaxMatches)
 	slots, p := sizing.Pairs(m, want, sizing.Egaroucid)
 	if s.Threads > 0 {

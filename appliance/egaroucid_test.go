@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
@@ -72,7 +73,7 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	var logs syncBuffer
 	log := testLogger(&logs)
 	bin := egaroucidtest.Install(t, "hog 400")
-	s := DefaultSettings()
+	s := settings.Default()
 	pool := newEgaroucidPool(bin, s, pi3, log)
 	require.NotNil(t, pool)
 	defer pool.Close()
@@ -108,7 +109,7 @@ func TestEgaroucidRefusedUpFront(t *testing.T) {
 	}
 	var logs syncBuffer
 	bin := egaroucidtest.Install(t, "hogslow 400")
-	pool := newEgaroucidPool(bin, DefaultSettings(), pi3, testLogger(&logs))
+	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
 	pool.probe(context.Background())
@@ -144,8 +145,8 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 
 	var logs syncBuffer
 	bin := egaroucidtest.Install(t, "think 20")
-	s := DefaultSettings()
-	s.Engines["std"] = EngineEgaroucid
+	s := settings.Default()
+	s.Engines["std"] = settings.EngineEgaroucid
 	s.Threads = 1
 	require.Equal(t, 2, s.MaxMatches, "the default")
 	player := newBotPlayer(botPlayerConfig{APIURL: apiURL, Egaroucid: bin, CPU: "test", Logger: testLogger(&logs), Machine: pi3})
@@ -175,7 +176,7 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 	var online atomic.Bool
 	done := make(chan error, 1)
 	go func() {
-		done <- player.Play(ctx, tokA, s, func(st bot.Status) { online.Store(st.Online()) })
+		done <- player.Play(ctx, mustToken(t, tokA), s, func(st bot.Status) { online.Store(st.Online()) })
 	}()
 	require.Eventually(t, online.Load, 10*time.Second, 10*time.Millisecond, "the bot goes online")
 
@@ -267,7 +268,7 @@ func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
 		t.Skip("starts the real Egaroucid; skipped with -short")
 	}
 	var logs syncBuffer
-	pool := newEgaroucidPool(bin, DefaultSettings(), pi3, testLogger(&logs))
+	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
 	pool.probe(context.Background())
@@ -292,7 +293,7 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 		t.Skip("starts the real Egaroucid twice (10–30 s); skipped with -short")
 	}
 	var logs syncBuffer
-	s := DefaultSettings()
+	s := settings.Default()
 	pool := newEgaroucidPool(bin, s, pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
@@ -156,10 +157,10 @@ func (m *modeEngine) Close() error {
 }
 
 // offModes returns the modes the settings turn off.
-func offModes(s Settings) map[othello.Mode]bool {
+func offModes(s settings.Settings) map[othello.Mode]bool {
 	off := map[othello.Mode]bool{}
 	for name, e := range s.Engines {
-		if e != EngineOff {
+		if e != settings.EngineOff {
 			continue
 		}
 		if m, err := othello.ParseMode(name); err == nil {

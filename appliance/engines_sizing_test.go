@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/engines/sizing"
 )
 
@@ -27,7 +28,7 @@ func TestStdEgaroucidFitsTheDevice(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := DefaultSettings()
+			s := settings.Default()
 			s.MaxMatches = tc.matches
 			pool := newEgaroucidPool("/nonexistent/egaroucid", s, tc.m, log)
 			if tc.slots == 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -33,8 +34,8 @@ func (e *namedEngine) Close() error { e.closed++; return nil }
 
 func TestModeEngine(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	s := DefaultSettings()
-	s.Engines["reversi"] = EngineOff
+	s := settings.Default()
+	s.Engines["reversi"] = settings.EngineOff
 	m := &modeEngine{builtin: builtin, off: offModes(s)}
 
 	assert.True(t, m.Supports(othello.Std))

@@ -8,14 +8,17 @@ import (
 	"syscall"
 
 	"flipbot.dev/flipbot/appliance"
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // idlePlayer stands in for the bot: it is online until stopped.
 type idlePlayer struct{}
 
-func (idlePlayer) Play(ctx context.Context, token string, s appliance.Settings, report func(bot.Status)) error {
-	report(bot.Status{State: bot.StateOnline, Bot: appliance.BotInfo{Name: "demo"}})
+func (idlePlayer) Play(ctx context.Context, token flipsight.Token, s settings.Settings, report func(bot.Status)) error {
+	report(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{Name: "demo"}})
 	<-ctx.Done()
 	return nil
 }

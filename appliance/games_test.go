@@ -54,12 +54,19 @@ func sampleGame(t testing.TB, mode othello.Mode, seed uint64, id int64, opponent
 	return g
 }
 
+// useGames makes s the game records of the appliance and its pages.
+func (a *app) useGames(t *testing.T, s *record.Store) {
+	t.Helper()
+	a.cfg.Games = s
+	require.NoError(t, a.newPages())
+}
+
 func withGames(t *testing.T, games ...record.Game) envOption {
 	store := record.Open(record.Options{Dir: t.TempDir()})
 	for _, g := range games {
 		require.NoError(t, store.Add(g))
 	}
-	return func(c *Config, a *app) { a.cfg.Games = store }
+	return func(c *Config, a *app) { a.useGames(t, store) }
 }
 
 func (e *testEnv) fetch(t *testing.T, path string) (int, http.Header, string) {

@@ -3,7 +3,6 @@ package appliance
 import (
 	"bytes"
 	"context"
-	"flipbot.dev/flipbot/bot"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,7 +17,27 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/web"
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
+
+// Two well-formed tokens.
+const (
+	tokA = "fsbm_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	tokB = "fsbm_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+)
+
+// mustToken is s as a flipsight.Token (any printable ASCII without spaces).
+func mustToken(t testing.TB, s string) flipsight.Token {
+	t.Helper()
+	tok, err := flipsight.NewToken(s)
+	require.NoError(t, err)
+	return tok
+}
 
 // fakePlatform serves on loopback; WaitForClock waits for clock when set.
 type fakePlatform struct {
@@ -42,22 +61,22 @@ func (p fakePlatform) WaitForClock(ctx context.Context) error {
 // fakeChecker answers CheckToken from a table; unknown tokens are rejected.
 type fakeChecker struct {
 	mu    sync.Mutex
-	bots  map[string]BotInfo
+	bots  map[string]state.BotInfo
 	err   error // returned for every token when set
 	calls int
 }
 
-func (c *fakeChecker) CheckToken(ctx context.Context, tok string) (BotInfo, error) {
+func (c *fakeChecker) CheckToken(ctx context.Context, tok flipsight.Token) (state.BotInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls++
 	if c.err != nil {
-		return BotInfo{}, c.err
+		return state.BotInfo{}, c.err
 	}
-	if b, ok := c.bots[tok]; ok {
+	if b, ok := c.bots[tok.Reveal()]; ok {
 		return b, nil
 	}
-	return BotInfo{}, ErrTokenRejected
+	return state.BotInfo{}, ErrTokenRejected
 }
 
 // fakePlayer reports itself online with a scripted report, waits for its
@@ -65,7 +84,7 @@ func (c *fakeChecker) CheckToken(ctx context.Context, tok string) (BotInfo, erro
 type fakePlayer struct {
 	mu      sync.Mutex
 	tokens  []string
-	sets    []Settings
+	sets    []settings.Settings
 	rep     bot.Status
 	started chan string
 	drain   time.Duration
@@ -75,16 +94,16 @@ type fakePlayer struct {
 }
 
 func newFakePlayer() *fakePlayer {
-	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
+	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
 }
 
-func (p *fakePlayer) Play(ctx context.Context, tok string, s Settings, report func(bot.Status)) error {
+func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.Settings, report func(bot.Status)) error {
 	p.mu.Lock()
-	p.tokens = append(p.tokens, tok)
+	p.tokens = append(p.tokens, tok.Reveal())
 	p.sets = append(p.sets, s)
 	rep, err, hang := p.rep, p.err, p.hang
 	p.mu.Unlock()
-	p.started <- tok
+	p.started <- tok.Reveal()
 	if err != nil {
 		return err
 	}
@@ -106,7 +125,7 @@ func (p *fakePlayer) setReport(rep bot.Status) {
 	p.mu.Unlock()
 }
 
-func (p *fakePlayer) lastSettings() Settings {
+func (p *fakePlayer) lastSettings() settings.Settings {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.sets[len(p.sets)-1]
@@ -173,7 +192,7 @@ func startEnvCtx(t *testing.T, parent context.Context, opts ...envOption) *testE
 	require.NoError(t, os.WriteFile(pwFile, []byte(testPassword+"\n"), 0o600))
 	logs := &syncBuffer{}
 	player := newFakePlayer()
-	checker := &fakeChecker{bots: map[string]BotInfo{
+	checker := &fakeChecker{bots: map[string]state.BotInfo{
 		tokA: {ID: 9, Name: "TestBot", Rating: 1500},
 		tokB: {ID: 9, Name: "TestBot", Rating: 1500},
 	}}
@@ -229,12 +248,12 @@ func (e *testEnv) stop() int {
 }
 
 // waitFor waits for a hub change after which cond holds.
-func (e *testEnv) waitFor(what string, cond func(Status) bool) Status {
+func (e *testEnv) waitFor(what string, cond func(state.Status) bool) state.Status {
 	e.t.Helper()
 	return e.waitForLong(what, 10*time.Second, cond)
 }
 
-func (e *testEnv) waitForLong(what string, limit time.Duration, cond func(Status) bool) Status {
+func (e *testEnv) waitForLong(what string, limit time.Duration, cond func(state.Status) bool) state.Status {
 	e.t.Helper()
 	c, cancel := e.a.hub.Subscribe()
 	defer cancel()
@@ -270,7 +289,7 @@ func (e *testEnv) get(path string, auth bool) (int, string) {
 	req, err := http.NewRequest(http.MethodGet, e.base+path, nil)
 	require.NoError(e.t, err)
 	if auth {
-		req.SetBasicAuth(AdminUser, testPassword)
+		req.SetBasicAuth(web.AdminUser, testPassword)
 	}
 	code, body, _ := e.do(req)
 	return code, body

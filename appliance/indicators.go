@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -35,7 +37,7 @@ func NewGPIOIndicators(ctx context.Context, log *slog.Logger) *GPIOIndicators {
 }
 
 // gpioConfig converts the settings to the gpio package's.
-func gpioConfig(s Settings, log *slog.Logger) gpio.Config {
+func gpioConfig(s settings.Settings, log *slog.Logger) gpio.Config {
 	d, err := gpio.ParseDisplay(s.Display)
 	if err != nil {
 		d = gpio.DisplayAuto
@@ -47,7 +49,7 @@ func gpioConfig(s Settings, log *slog.Logger) gpio.Config {
 }
 
 // Configure opens the hardware for s, closing what was open when it differs.
-func (g *GPIOIndicators) Configure(s Settings) {
+func (g *GPIOIndicators) Configure(s settings.Settings) {
 	cfg := gpioConfig(s, g.log)
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -68,7 +70,7 @@ func sameHardware(a, b gpio.Config) bool {
 }
 
 // Show renders st.
-func (g *GPIOIndicators) Show(st Status) {
+func (g *GPIOIndicators) Show(st state.Status) {
 	gs := ToGPIOStatus(st, time.Now())
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -94,9 +96,9 @@ func (g *GPIOIndicators) Close() error {
 // address to type, the pairing code while setup is needed, the bot, and
 // the first running match's legs from our side. A running clock of ours is
 // given as it stands at now, since the display counts it down from there.
-func ToGPIOStatus(st Status, now time.Time) gpio.Status {
+func ToGPIOStatus(st state.Status, now time.Time) gpio.Status {
 	g := gpio.Status{
-		Kind:    st.Kind,
+		Kind:    gpioKind(st.Kind),
 		BotName: st.Bot.Name,
 		Rating:  int(math.Round(st.Bot.Rating)),
 		Detail:  st.Detail,
@@ -107,11 +109,11 @@ func ToGPIOStatus(st Status, now time.Time) gpio.Status {
 	if len(st.Device.Addresses) > 0 {
 		g.Address = st.Device.Addresses[0]
 	}
-	if st.Kind == KindSetupNeeded || st.Kind == KindTokenRejected || st.Kind == KindStorageMissing {
+	if st.Kind == state.KindSetupNeeded || st.Kind == state.KindTokenRejected || st.Kind == state.KindStorageMissing {
 		g.PairingCode = st.PairingCode
 		g.SetupURL = setupURL(st)
 	}
-	if st.Kind == KindStorageMissing {
+	if st.Kind == state.KindStorageMissing {
 		g.Detail = "/perm missing or read-only"
 	}
 	if len(st.Matches) > 0 {
@@ -132,9 +134,20 @@ func ToGPIOStatus(st Status, now time.Time) gpio.Status {
 	return g
 }
 
+// gpioKind is the indicators' input for an appliance state: the gpio
+// package knows what LEDs and screens show, not the appliance's states.
+// Each state has the input of its own name (TestEveryStateHasItsIndicator).
+func gpioKind(k state.Kind) gpio.Kind {
+	g, err := gpio.ParseKind(k.String())
+	if err != nil {
+		return gpio.Starting
+	}
+	return g
+}
+
 // setupURL is the page URL to show on the display: on the first address
 // people can type (the pages may be bound to loopback only on a PC).
-func setupURL(st Status) string {
+func setupURL(st state.Status) string {
 	for _, u := range st.Device.PageURLs {
 		if pu, err := url.Parse(u); err == nil && pu.Hostname() != "127.0.0.1" && pu.Hostname() != "::1" {
 			return u

@@ -10,25 +10,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/gpio"
 )
 
 func TestToGPIOStatus(t *testing.T) {
-	setup := Status{Kind: KindSetupNeeded, PairingCode: "042917",
-		Device: Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://127.0.0.1:8080/", "http://192.168.1.23:8080/"}}}
+	setup := state.Status{Kind: state.KindSetupNeeded, PairingCode: "042917",
+		Device: state.Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://127.0.0.1:8080/", "http://192.168.1.23:8080/"}}}
 	g := ToGPIOStatus(setup, time.Time{})
 	assert.Equal(t, gpio.SetupNeeded, g.Kind)
 	assert.Equal(t, "042917", g.PairingCode)
 	assert.Equal(t, "http://192.168.1.23:8080/", g.SetupURL, "a URL people can type, not loopback")
 	assert.Equal(t, "192.168.1.23", g.Address)
 
-	online := Status{Kind: KindOnlineIdle, PairingCode: "stale", Bot: BotInfo{Name: "PiBot", Rating: 1612.6}}
+	online := state.Status{Kind: state.KindOnlineIdle, PairingCode: "stale", Report: state.Report{Bot: state.BotInfo{Name: "PiBot", Rating: 1612.6}}}
 	g = ToGPIOStatus(online, time.Time{})
 	assert.Equal(t, gpio.OnlineIdle, g.Kind)
 	assert.Empty(t, g.PairingCode, "the code is shown only while setup is needed")
 	assert.Equal(t, 1613, g.Rating)
 
-	game := Status{Kind: KindInGame, Matches: []Match{testMatch()}}
+	game := state.Status{Kind: state.KindInGame, Report: state.Report{Matches: []state.Match{testMatch()}}}
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	for i := range game.Matches[0].Legs {
 		game.Matches[0].Legs[i].ClocksAt = at
@@ -41,7 +43,7 @@ func TestToGPIOStatus(t *testing.T) {
 		{Mine: 2, Theirs: 2, MyClock: 58 * time.Second},
 	}, g.Game.Legs, "each leg from our side: our colour's discs and clock, a running one as it stands now")
 
-	g = ToGPIOStatus(Status{Kind: KindStorageMissing}, time.Time{})
+	g = ToGPIOStatus(state.Status{Kind: state.KindStorageMissing}, time.Time{})
 	assert.Equal(t, gpio.StorageMissing, g.Kind)
 	assert.Contains(t, g.Detail, "/perm")
 }
@@ -53,15 +55,24 @@ func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ind := NewGPIOIndicators(ctx, slog.New(slog.NewTextHandler(logs, nil)))
-	ind.Show(Status{Kind: KindSetupNeeded, PairingCode: "123456"}) // before Configure: kept for later
-	s := DefaultSettings()
+	ind.Show(state.Status{Kind: state.KindSetupNeeded, PairingCode: "123456"}) // before Configure: kept for later
+	s := settings.Default()
 	s.Display = "none"
 	ind.Configure(s)
 	ind.Configure(s) // same hardware: nothing reopened
 	s.LEDs.Online = "GPIO5"
 	ind.Configure(s)
-	ind.Show(Status{Kind: KindOnlineIdle})
+	ind.Show(state.Status{Kind: state.KindOnlineIdle})
 	require.NoError(t, ind.Close())
 	require.NoError(t, ind.Close())
 	assert.Equal(t, 2, strings.Count(logs.String(), "msg=indicators "), "opened twice (gpio.Open logs once each): at first and after the pin change")
+}
+
+// Every state of the appliance has the indicators' input of the same name
+// (the gpio package's own states, which the display-preview command takes).
+func TestEveryStateHasItsIndicator(t *testing.T) {
+	require.Len(t, state.Kinds(), len(gpio.Kinds()))
+	for _, k := range state.Kinds() {
+		assert.Equal(t, k.String(), gpioKind(k).String())
+	}
 }

@@ -3,19 +3,24 @@ package appliance
 import (
 	"context"
 	"errors"
-	"io"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -51,9 +56,9 @@ const (
 // Implementations must return quickly from both methods.
 type Indicators interface {
 	// Configure applies the indicator settings (pins, display type).
-	Configure(s Settings)
+	Configure(s settings.Settings)
 	// Show renders a new status.
-	Show(st Status)
+	Show(st state.Status)
 }
 
 // Config is what Run needs. Dir, Checker and Player are required.
@@ -92,8 +97,8 @@ type Config struct {
 	// AddressRefresh is how often the page addresses are re-read (10 s when 0).
 	AddressRefresh time.Duration
 	// CardToken, when set, is the SD card's boot partition, looked at for
-	// a token file at start (on the device: BootPartition{}).
-	CardToken CardTokenSource
+	// a token file at start (on the device: store.BootPartition{}).
+	CardToken store.CardTokenSource
 	// Games keeps the game records shown on the games pages (nil: none).
 	// Its cap follows the settings.
 	Games *record.Store
@@ -102,37 +107,30 @@ type Config struct {
 	OnServing func(urls []string)
 }
 
-// app is the running appliance: the handlers and the controller share it.
+// app is the running appliance, and the pages' web.Backend.
 type app struct {
-	cfg           Config
-	ctx           context.Context
-	log           *slog.Logger
-	hub           *Hub
-	tokens        *TokenStore
-	settingsStore *SettingsStore
-	runner        *runner
-	checker       TokenChecker
-	csrf          *csrfGuard
-	pw            passwordSource
-	codeLimit     *failureLimiter
-	pwLimit       *failureLimiter
-	tmpl          interface {
-		ExecuteTemplate(io.Writer, string, any) error
-	}
-	envToken string
+	cfg          Config
+	ctx          context.Context
+	log          *slog.Logger
+	hub          *state.Hub
+	tokens       *store.File[flipsight.Token]
+	settingsFile *store.File[settings.Settings]
+	runner       *runner
+	checker      TokenChecker
+	// pages serves the pages (a *web.Handler; tests wrap it).
+	pages http.Handler
+	// envToken is FS_BOT_TOKEN, zero when the environment has none;
+	// envErr says why the environment's is not a token.
+	envToken flipsight.Token
+	envErr   error
 	// permLabel, when set, names /perm on the pages instead of cfg.Perm
 	// (the README's screenshots are made in temp directories).
 	permLabel string
-	// ops is the file system of the stores and the storage check (tests
+	// fs is the file system of the stores and the storage check (tests
 	// inject faults here).
-	ops fileOps
-
-	// liveHits counts /live requests (the status page's refresh), for tests.
-	liveHits atomic.Int64
+	fs store.FS
 
 	tokenMu sync.Mutex // serialises token changes
-	setupMu sync.Mutex // serialises first-boot setups: one wins
-	flashes flashBox   // per-browser notices for the next page
 
 	// cardRetry is how often a card token that could not be checked is
 	// tried again (cardRetry; tests shorten it).
@@ -141,20 +139,8 @@ type app struct {
 	mu       sync.Mutex // guards the fields below
 	code     string
 	longCode bool // too many wrong codes: the codes are twelve digits now
-	settings Settings
-	factsAt  time.Time
+	settings settings.Settings
 }
-
-// Limits on wrong pairing codes and passwords: 5 per client per 10
-// minutes. When 20 wrong codes have come from all clients within 10
-// minutes, the six-digit code is replaced by a twelve-digit one (and each
-// further 20 by a fresh one); nobody is locked out. SECURITY.md has the
-// reasoning and the odds.
-const (
-	failWindow    = 10 * time.Minute
-	failPerClient = 5
-	failGlobal    = 20
-)
 
 // newApp builds the appliance without starting anything.
 func newApp(ctx context.Context, cfg Config) (*app, error) {
@@ -188,30 +174,35 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	if cfg.Version == "" {
 		cfg.Version = buildVersion()
 	}
-	tmpl, err := parseTemplates()
-	if err != nil {
-		return nil, err
-	}
-	csrf, err := newCSRFGuard()
-	if err != nil {
-		return nil, err
-	}
-	hub := NewHub(nil)
+	hub := state.NewHub(nil)
 	a := &app{
 		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
-		tokens:        NewTokenStore(cfg.Dir),
-		settingsStore: NewSettingsStore(cfg.Dir),
-		checker:       cfg.Checker,
-		csrf:          csrf,
-		pw:            passwordSource{files: cfg.PasswordFiles},
-		codeLimit:     newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
-		pwLimit:       newFailureLimiter(time.Now, failWindow, failPerClient, failGlobal),
-		tmpl:          tmpl,
-		envToken:      NormalizeToken(cfg.EnvToken),
-		ops:           osFileOps(),
+		tokens:       store.NewTokenFile(cfg.Dir),
+		settingsFile: settings.NewFile(cfg.Dir),
+		checker:      cfg.Checker,
+	}
+	if err := a.newPages(); err != nil {
+		return nil, err
+	}
+	a.envToken, a.envErr = flipsight.NewToken(cfg.EnvToken)
+	if errors.Is(a.envErr, flipsight.ErrNoToken) {
+		a.envErr = nil // not set
 	}
 	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain)
 	return a, nil
+}
+
+// newPages makes the pages of a.cfg, with a as their backend.
+func (a *app) newPages() error {
+	pages, err := web.New(web.Config{
+		Hub: a.hub, Backend: a, Games: a.cfg.Games, PasswordFiles: a.cfg.PasswordFiles,
+		Egaroucid: a.cfg.EgaroucidInstalled, Logger: a.log,
+	})
+	if err != nil {
+		return fmt.Errorf("appliance: %w", err)
+	}
+	a.pages = pages
+	return nil
 }
 
 // Run runs the appliance until ctx ends (SIGTERM), then drains the bot,
@@ -239,13 +230,13 @@ func (a *app) run(ctx context.Context) int {
 
 	var wg sync.WaitGroup
 	if ind := a.cfg.Indicators; ind != nil {
-		ind.Configure(a.currentSettings())
+		ind.Configure(a.Settings())
 		wg.Go(func() { a.feedIndicators(runCtx, ind) })
 	}
 	pages := &pageServers{
-		handler: a.handler(), port: a.cfg.Port, hosts: a.cfg.Platform.PageHosts, log: a.log,
+		handler: a.pages, port: a.cfg.Port, hosts: a.cfg.Platform.PageHosts, log: a.log,
 		onChange: func(urls []string) {
-			a.hub.Update(func(st *Status) { st.Device.PageURLs = urls })
+			a.hub.Update(func(st *state.Status) { st.Device.PageURLs = urls })
 			if a.cfg.OnServing != nil {
 				a.cfg.OnServing(urls)
 			}
@@ -258,29 +249,30 @@ func (a *app) run(ctx context.Context) int {
 	}()
 
 	// The Pi has no RTC: TLS fails until NTP has set the clock.
-	a.hub.Update(func(st *Status) { st.Phase = PhaseWaitingClock })
+	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseWaitingClock })
 	a.log.Info("waiting for network/clock")
 	if err := a.cfg.Platform.WaitForClock(ctx); err != nil {
 		a.log.Info("stopped while waiting for the clock")
 	}
-	a.hub.Update(func(st *Status) { st.Phase = PhaseRunning })
+	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseRunning })
 
 	runnerDone := make(chan struct{})
 	if ctx.Err() == nil {
-		retry, memory := a.applyCardToken(ctx)
+		card := a.applyCardToken(ctx)
+		a.runner.nameBot(card.who)
 		tok, src := a.initialToken()
-		if memory != "" && src == TokenNone {
-			tok, src = memory, TokenMemory
-			a.hub.Update(func(st *Status) { st.Token = src })
+		if !card.memory.IsZero() && src == state.TokenNone {
+			tok, src = card.memory, state.TokenMemory
+			a.hub.Update(func(st *state.Status) { st.Token = src })
 		}
-		if retry != "" && src == TokenNone {
-			go a.retryCardToken(ctx, retry)
+		if !card.retry.IsZero() && src == state.TokenNone {
+			go a.retryCardToken(ctx, card.retry)
 		}
 		go func() {
-			a.runner.run(ctx, tok, src, a.currentSettings())
+			a.runner.run(ctx, tok, a.Settings())
 			close(runnerDone)
 		}()
-		if src == TokenNone {
+		if src == state.TokenNone {
 			a.rotatePairingCode("no token yet")
 		}
 	} else {
@@ -290,7 +282,7 @@ func (a *app) run(ctx context.Context) int {
 	<-ctx.Done()
 	start := time.Now()
 	a.log.Info("stopping: no new matches, finishing moves in flight", "drain", a.cfg.Drain)
-	a.hub.Update(func(st *Status) { st.Phase = PhaseStopping })
+	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseStopping })
 	<-runnerDone // the runner drains the bot within cfg.Drain
 	stopRun()
 	<-pagesDone
@@ -301,8 +293,8 @@ func (a *app) run(ctx context.Context) int {
 
 // startup reads storage, settings and device facts into the hub.
 func (a *app) startup() {
-	a.tokens.ops, a.settingsStore.ops = a.ops, a.ops
-	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.ops)
+	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
+	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.fs)
 	if a.permLabel != "" {
 		storage.Path = a.permLabel
 		storage.Problem = strings.ReplaceAll(storage.Problem, a.cfg.Perm, a.permLabel)
@@ -310,13 +302,13 @@ func (a *app) startup() {
 	if !storage.OK {
 		a.log.Error("storage problem", "problem", storage.Problem)
 	}
-	s, err := a.settingsStore.Load()
+	s, err := a.settingsFile.Load()
 	if err != nil {
 		a.log.Warn("settings", "err", err)
 	}
 	if err := s.Validate(a.cfg.EgaroucidInstalled); err != nil {
 		a.log.Warn("stored settings are not valid here; using the defaults", "err", err)
-		s = DefaultSettings()
+		s = settings.Default()
 	}
 	a.mu.Lock()
 	a.settings = s
@@ -328,36 +320,45 @@ func (a *app) startup() {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	a.hub.Update(func(st *Status) {
+	a.hub.Update(func(st *state.Status) {
 		st.Storage = storage
-		st.Engine = s.engine()
-		st.Device = Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
+		st.Engine = s.EngineSettings()
+		st.Device = state.Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
 	})
-	a.refreshFacts()
+	a.RefreshFacts()
 }
+
+// envWins reports whether the environment sets FS_BOT_TOKEN: it wins over
+// every other token, even when it is not one.
+func (a *app) envWins() bool { return !a.envToken.IsZero() || a.envErr != nil }
 
 // initialToken decides the token at start: the environment's wins, else the
 // stored one. It publishes the source.
-func (a *app) initialToken() (string, TokenSource) {
-	tok, src := "", TokenNone
+func (a *app) initialToken() (flipsight.Token, state.TokenSource) {
+	tok, src := flipsight.Token{}, state.TokenNone
 	switch stored, err := a.tokens.Load(); {
-	case a.envToken != "":
-		tok, src = a.envToken, TokenEnv
+	case a.envErr != nil:
+		src = state.TokenEnv
+		a.log.Error(config.TokenEnv+" is not a bot token; set it right or unset it", "err", a.envErr)
+		a.runner.refuse(config.TokenEnv + " is not a bot token: " + a.envErr.Error())
+	case !a.envToken.IsZero():
+		tok, src = a.envToken, state.TokenEnv
 		a.log.Info("using the token from " + config.TokenEnv)
 	case err == nil:
-		tok, src = stored, TokenStored
+		tok, src = stored, state.TokenStored
 		a.log.Info("using the saved token")
-	case errors.Is(err, ErrNoToken):
+	case errors.Is(err, store.ErrNoToken):
 		a.log.Info("no token saved yet")
 	default:
 		a.log.Error("saved token unusable", "err", err)
 	}
-	a.hub.Update(func(st *Status) { st.Token = src })
+	a.hub.Update(func(st *state.Status) { st.Token = src })
 	return tok, src
 }
 
-// refreshFacts updates the addresses, free space and uptimes.
-func (a *app) refreshFacts() {
+// RefreshFacts implements web.Backend: it updates the addresses, free
+// space, uptimes and the state of the game records.
+func (a *app) RefreshFacts() {
 	addrs := interfaceAddrs()
 	free := freeBytes(a.cfg.Perm)
 	up := systemUptime()
@@ -365,7 +366,7 @@ func (a *app) refreshFacts() {
 	if a.cfg.Games != nil {
 		games = a.cfg.Games.Status()
 	}
-	a.hub.Update(func(st *Status) {
+	a.hub.Update(func(st *state.Status) {
 		st.Games = games
 		st.Device.Addresses = addrs
 		if st.Storage.OK {

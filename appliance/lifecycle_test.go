@@ -3,7 +3,6 @@ package appliance
 import (
 	"context"
 	"errors"
-	"flipbot.dev/flipbot/bot"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -15,6 +14,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/bot"
 )
 
 // SIGTERM (gokrazy update or reboot): the bot finishes its move in flight,
@@ -24,13 +27,13 @@ func TestSIGTERMDrains(t *testing.T) {
 	ctx, stop := NotifyStop(context.Background(), func(code int) { exited <- code })
 	defer stop()
 	e := startEnvCtx(t, ctx, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		p := a.cfg.Player.(*fakePlayer)
 		p.drain = 200 * time.Millisecond // a move in flight
-		p.setReport(bot.Status{State: bot.StateOnline, Matches: []Match{testMatch()}})
+		p.setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
 	})
 	e.player.waitStart(t)
-	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
+	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
 	var code int
 	select {
@@ -43,7 +46,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	e.player.mu.Lock()
 	assert.Equal(t, 1, e.player.drained, "the move in flight was finished")
 	e.player.mu.Unlock()
-	assert.Equal(t, KindStopping, e.a.hub.Snapshot().Kind, "the last state shown")
+	assert.Equal(t, state.KindStopping, e.a.hub.Snapshot().Kind, "the last state shown")
 	_, err := http.Get(e.base + "/api/status")
 	assert.Error(t, err, "the pages are closed")
 	assert.Contains(t, e.logs.String(), "stopping")
@@ -60,7 +63,7 @@ func TestDrainIsBounded(t *testing.T) {
 	hang := make(chan struct{})
 	defer close(hang)
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).hang = hang
 		a.runner.drain = 100 * time.Millisecond
 	})
@@ -87,7 +90,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 func TestWaitsForClockBeforeTLS(t *testing.T) {
 	clock := make(chan struct{})
 	e := startEnv(t, func(c *Config, a *app) { c.Platform = fakePlatform{clock: clock} })
-	e.waitFor("waiting for the clock", func(s Status) bool { return s.Kind == KindWaitingClock })
+	e.waitFor("waiting for the clock", func(s state.Status) bool { return s.Kind == state.KindWaitingClock })
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "Waiting for network/clock")
 	assert.Contains(t, body, `id="waiting"`)
@@ -97,21 +100,23 @@ func TestWaitsForClockBeforeTLS(t *testing.T) {
 	assert.Contains(t, body, "waiting for the network")
 	assert.Equal(t, 0, e.checker.calls, "no TLS call before the clock is set")
 	close(clock)
-	e.waitFor("setup needed", func(s Status) bool { return s.Kind == KindSetupNeeded && s.PairingCode != "" })
+	e.waitFor("setup needed", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 }
 
 // A retryable failure backs off inside the process instead of exiting
 // (gokrazy would restart it every second, forever).
 func TestRetryableFailureBacksOff(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).err = fmt.Errorf("stream: %w: dial tcp: i/o timeout", ErrNetwork)
 	})
 	e.player.waitStart(t)
-	st := e.waitFor("no network", func(s Status) bool { return s.Kind == KindNoNetwork })
+	st := e.waitFor("no network", func(s state.Status) bool { return s.Kind == state.KindNoNetwork })
 	assert.Contains(t, st.Detail, "retrying in 1s")
 	e.player.waitStart(t) // retried after the backoff, same process
-	st = e.waitFor("backoff doubled", func(s Status) bool { return s.Kind == KindNoNetwork && s.Detail != "" && s.Detail != st.Detail })
+	st = e.waitFor("backoff doubled", func(s state.Status) bool {
+		return s.Kind == state.KindNoNetwork && s.Detail != "" && s.Detail != st.Detail
+	})
 	assert.Contains(t, st.Detail, "retrying in 2s")
 	select {
 	case code := <-e.done:

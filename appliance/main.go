@@ -2,15 +2,18 @@ package appliance
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
 
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
@@ -85,9 +88,9 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	switch flags.BootPartition {
 	case "", "none":
 	case "auto":
-		cfg.CardToken = BootPartition{}
+		cfg.CardToken = store.BootPartition{}
 	default:
-		cfg.CardToken = BootPartition{Path: flags.BootPartition}
+		cfg.CardToken = store.BootPartition{Path: flags.BootPartition}
 	}
 	if *leds {
 		ind := NewGPIOIndicators(ctx, log)
@@ -113,9 +116,23 @@ func ensurePCPassword(path string, log *slog.Logger) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("admin password file: %w", err)
 	}
-	if err := osFileOps().writeFileAtomic(path, []byte(pw+"\n"), 0o600); err != nil {
+	if err := (store.FS{}).WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("admin password file: %w", err)
 	}
 	log.Info("admin password created (user gokrazy); read it from the file", "file", path)
 	return path, nil
+}
+
+// randomPassword returns a password for a PC run without one configured.
+func randomPassword() (string, error) {
+	const letters = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := make([]byte, 16)
+	for i := range b {
+		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(letters))))
+		if err != nil {
+			return "", fmt.Errorf("random password: %w", err)
+		}
+		b[i] = letters[n.Int64()]
+	}
+	return string(b), nil
 }

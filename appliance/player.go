@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/eval"
@@ -48,12 +49,8 @@ func newBotPlayer(cfg botPlayerConfig) Player {
 }
 
 // Play implements Player: one bot.Bot per call, stopped by ctx.
-func (p botPlayer) Play(ctx context.Context, token string, s Settings, report func(bot.Status)) error {
-	t, err := flipsight.NewToken(token)
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrTokenRejected, err)
-	}
-	client, err := flipsight.NewClient(flipsight.Config{APIURL: p.cfg.APIURL, StreamURL: p.cfg.StreamURL, Token: t})
+func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.Settings, report func(bot.Status)) error {
+	client, err := flipsight.NewClient(flipsight.Config{APIURL: p.cfg.APIURL, StreamURL: p.cfg.StreamURL, Token: token})
 	if err != nil {
 		return fmt.Errorf("flipsight client: %w", err)
 	}
@@ -101,7 +98,7 @@ func (p botPlayer) Play(ctx context.Context, token string, s Settings, report fu
 // built-in engine when every Egaroucid slot is taken) and the other modes
 // with the shared built-in engine. The pool is nil without Egaroucid; the
 // caller closes it after the bot.
-func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.EngineFactory, *egaroucidPool) {
+func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.EngineFactory, *egaroucidPool) {
 	off := offModes(s)
 	var modes []othello.Mode
 	for _, m := range othello.AllModes() {
@@ -115,7 +112,7 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s Settings) (bot.Engine
 		Scope: bot.Shared,
 		New:   func() (engines.Engine, error) { return &modeEngine{builtin: builtin, off: off}, nil },
 	}
-	if s.Engines["std"] != EngineEgaroucid || p.cfg.Egaroucid == "" {
+	if s.Engines["std"] != settings.EngineEgaroucid || p.cfg.Egaroucid == "" {
 		return f, nil
 	}
 	m := p.cfg.Machine
@@ -151,6 +148,6 @@ func builtinEvals(log *slog.Logger) *eval.Set {
 
 // builtinOptions is the built-in engine's search options with the
 // settings' threads and table size and the evaluations ev.
-func builtinOptions(s Settings, ev *eval.Set) search.Options {
+func builtinOptions(s settings.Settings, ev *eval.Set) search.Options {
 	return search.Options{Threads: s.Threads, HashMB: s.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10}
 }

@@ -2,7 +2,7 @@ package appliance
 
 import (
 	"encoding/json"
-	"flipbot.dev/flipbot/bot"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +13,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
+	"flipbot.dev/flipbot/appliance/web"
+	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // The first-boot flow: pairing code + token → checked → saved 0600 → the bot
@@ -20,7 +27,7 @@ import (
 // the log.
 func TestProvisioningFlow(t *testing.T) {
 	e := startEnv(t)
-	st := e.waitFor("setup needed", func(s Status) bool { return s.Kind == KindSetupNeeded && s.PairingCode != "" })
+	st := e.waitFor("setup needed", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 	code := st.PairingCode
 	assert.Contains(t, e.logs.String(), code, "the pairing code is in the log (gokrazy's UI shows it to the owner)")
 
@@ -38,15 +45,15 @@ func TestProvisioningFlow(t *testing.T) {
 	assert.Equal(t, "/", hdr.Get("Location"))
 	assert.Equal(t, tokA, e.player.waitStart(t), "the bot starts with the pasted token, no reboot")
 
-	b, err := os.ReadFile(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	b, err := os.ReadFile(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	assert.Equal(t, tokA+"\n", string(b))
-	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	fi, err := os.Stat(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 
-	st = e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle })
-	assert.Equal(t, TokenStored, st.Token)
+	st = e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
+	assert.Equal(t, state.TokenStored, st.Token)
 	assert.Empty(t, st.PairingCode, "the code is void once set up")
 
 	status, body = e.get("/", false)
@@ -60,12 +67,12 @@ func TestProvisioningFlow(t *testing.T) {
 
 	assert.NotContains(t, e.bodies.String(), tokA, "no answer may carry the token")
 	assert.NotContains(t, e.logs.String(), tokA, "no log line may carry the token")
-	assert.NotContains(t, e.logs.String(), tokA[len(TokenPrefix):])
+	assert.NotContains(t, e.logs.String(), tokA[len(store.TokenPrefix):])
 }
 
 func TestSetupChecks(t *testing.T) {
 	e := startEnv(t)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
 	const malformed = "fsbm_tooShort"
@@ -91,9 +98,9 @@ func TestSetupChecks(t *testing.T) {
 			assert.Contains(t, body, tc.wantText)
 		})
 	}
-	_, err := os.Stat(filepath.Join(e.a.cfg.Dir, TokenFileName))
+	_, err := os.Stat(filepath.Join(e.a.cfg.Dir, store.TokenFileName))
 	assert.ErrorIs(t, err, os.ErrNotExist, "nothing saved")
-	assert.Equal(t, KindSetupNeeded, e.a.hub.Snapshot().Kind)
+	assert.Equal(t, state.KindSetupNeeded, e.a.hub.Snapshot().Kind)
 	all := e.bodies.String() + e.logs.String()
 	for _, tok := range []string{malformed, rejected, tokA} {
 		assert.NotContains(t, all, tok, "a token was echoed")
@@ -103,7 +110,7 @@ func TestSetupChecks(t *testing.T) {
 func TestSetupNetworkErrorKeepsNothing(t *testing.T) {
 	e := startEnv(t)
 	e.checker.err = fmt.Errorf("%w: dial tcp: connection refused", ErrNetwork)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	status, body, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {code}, "token": {tokA}}, "", "")
 	assert.Equal(t, http.StatusUnprocessableEntity, status)
@@ -113,10 +120,10 @@ func TestSetupNetworkErrorKeepsNothing(t *testing.T) {
 
 func TestPairingCodeRateLimit(t *testing.T) {
 	e := startEnv(t)
-	code := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
+	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
-	for i := 0; i < failPerClient; i++ {
+	for i := 0; i < web.FailPerClient; i++ {
 		status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrong}, "token": {tokA}}, "", "")
 		require.Equal(t, http.StatusForbidden, status, "attempt %d", i+1)
 	}
@@ -129,17 +136,16 @@ func TestPairingCodeRateLimit(t *testing.T) {
 
 func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 	e := startEnv(t)
-	first := e.waitFor("setup needed", func(s Status) bool { return s.PairingCode != "" }).PairingCode
-	for i := 0; i < failGlobal-1; i++ {
-		try, _ := e.a.codeLimit.begin(fmt.Sprintf("10.0.0.%d", i))
-		require.NotNil(t, try)
-		require.False(t, try.failed())
+	first := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
+	for i := 0; i < web.FailGlobal-1; i++ {
+		require.Equal(t, http.StatusForbidden, e.setupFrom(fmt.Sprintf("10.0.0.%d", i), wrongCode(first), tokA))
 	}
+	require.Equal(t, first, e.a.PairingCode(), "the same code until the global limit")
 	csrf := e.csrf("/", false)
 	wrong := fmt.Sprintf("%06d", (atoi(first)+1)%1_000_000)
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {wrong}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusForbidden, status)
-	st := e.waitFor("a new code", func(s Status) bool { return s.PairingCode != first })
+	st := e.waitFor("a new code", func(s state.Status) bool { return s.PairingCode != first })
 	assert.Regexp(t, `^[0-9]{4}-[0-9]{4}-[0-9]{4}$`, st.PairingCode, "twelve digits after the global limit")
 	assert.Contains(t, e.logs.String(), st.PairingCode)
 }
@@ -148,10 +154,10 @@ func TestPairingCodeRotatesAfterGlobalLimit(t *testing.T) {
 func provisioned(t *testing.T, opts ...envOption) *testEnv {
 	t.Helper()
 	e := startEnv(t, append([]envOption{func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 	}}, opts...)...)
 	require.Equal(t, tokA, e.player.waitStart(t))
-	e.waitFor("online", func(s Status) bool { return s.Kind == KindOnlineIdle })
+	e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
 	return e
 }
 
@@ -172,9 +178,9 @@ func TestAdminPassword(t *testing.T) {
 	assert.Contains(t, body, "saved on this device")
 	assert.NotContains(t, body, tokA, "the token page never shows the token")
 
-	for i := 0; i < failPerClient-1; i++ {
+	for i := 0; i < web.FailPerClient-1; i++ {
 		req, _ := http.NewRequest(http.MethodGet, e.base+"/token", nil)
-		req.SetBasicAuth(AdminUser, "guess")
+		req.SetBasicAuth(web.AdminUser, "guess")
 		status, _, _ := e.do(req)
 		require.Equal(t, http.StatusUnauthorized, status)
 	}
@@ -183,7 +189,7 @@ func TestAdminPassword(t *testing.T) {
 }
 
 func TestNoPasswordConfiguredShutsAdminPages(t *testing.T) {
-	e := provisioned(t, func(c *Config, a *app) { a.pw.files = []string{filepath.Join(c.Dir, "absent")} })
+	e := provisioned(t, func(c *Config, a *app) { require.NoError(t, os.Remove(c.PasswordFiles[0])) })
 	status, body := e.get("/settings", true)
 	assert.Equal(t, http.StatusForbidden, status)
 	assert.Contains(t, body, "no admin password")
@@ -195,24 +201,24 @@ func TestChangeAndRemoveToken(t *testing.T) {
 
 	status, _, _ := e.post("/token", url.Values{"csrf": {csrf}, "action": {"replace"}, "token": {tokB}}, "", "")
 	assert.Equal(t, http.StatusUnauthorized, status, "changing the token needs the password")
-	status, _, _ = e.post("/token", url.Values{"action": {"replace"}, "token": {tokB}}, AdminUser, testPassword)
+	status, _, _ = e.post("/token", url.Values{"action": {"replace"}, "token": {tokB}}, web.AdminUser, testPassword)
 	assert.Equal(t, http.StatusForbidden, status, "and the CSRF token")
 
-	status, body, _ := e.post("/token", url.Values{"csrf": {csrf}, "action": {"replace"}, "token": {tokB}}, AdminUser, testPassword)
+	status, body, _ := e.post("/token", url.Values{"csrf": {csrf}, "action": {"replace"}, "token": {tokB}}, web.AdminUser, testPassword)
 	require.Equal(t, http.StatusOK, status, body)
 	assert.Contains(t, body, "Token accepted")
 	assert.Equal(t, tokB, e.player.waitStart(t), "the bot restarts with the new token")
-	got, err := NewTokenStore(e.a.cfg.Dir).Load()
+	got, err := store.NewTokenFile(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
-	assert.Equal(t, tokB, got)
+	assert.Equal(t, tokB, got.Reveal())
 
-	status, _, hdr := e.post("/token", url.Values{"csrf": {csrf}, "action": {"remove"}}, AdminUser, testPassword)
+	status, _, hdr := e.post("/token", url.Values{"csrf": {csrf}, "action": {"remove"}}, web.AdminUser, testPassword)
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, "/", hdr.Get("Location"))
-	st := e.waitFor("setup needed again", func(s Status) bool { return s.Kind == KindSetupNeeded && s.PairingCode != "" })
+	st := e.waitFor("setup needed again", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 	assert.False(t, st.Online)
-	_, err = NewTokenStore(e.a.cfg.Dir).Load()
-	assert.ErrorIs(t, err, ErrNoToken)
+	_, err = store.NewTokenFile(e.a.cfg.Dir).Load()
+	assert.ErrorIs(t, err, store.ErrNoToken)
 
 	all := e.bodies.String() + e.logs.String()
 	assert.NotContains(t, all, tokA)
@@ -225,54 +231,73 @@ func TestCrossOriginPostRefused(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, e.base+"/token", strings.NewReader(url.Values{"csrf": {csrf}, "action": {"remove"}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	req.SetBasicAuth(AdminUser, testPassword)
+	req.SetBasicAuth(web.AdminUser, testPassword)
 	status, _, _ := e.do(req)
 	assert.Equal(t, http.StatusForbidden, status)
-	_, err := NewTokenStore(e.a.cfg.Dir).Load()
+	_, err := store.NewTokenFile(e.a.cfg.Dir).Load()
 	assert.NoError(t, err, "the token is still there")
 }
 
 func TestEnvTokenWins(t *testing.T) {
 	const envTok = "fsbm_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.envToken = envTok
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+		a.envToken = mustToken(t, envTok)
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
-	st := e.waitFor("online", func(s Status) bool { return s.Online })
-	assert.Equal(t, TokenEnv, st.Token)
+	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
+	assert.Equal(t, state.TokenEnv, st.Token)
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "FS_BOT_TOKEN")
 	assert.NotContains(t, body, envTok)
 }
 
+// An FS_BOT_TOKEN that is not a token at all still wins (setup is not
+// offered) and is shown as rejected, never played.
+func TestEnvTokenNotAToken(t *testing.T) {
+	e := startEnv(t, func(c *Config, a *app) {
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+		a.envToken, a.envErr = flipsight.NewToken("fsbm_EEEE EEEE")
+	})
+	st := e.waitFor("token rejected", func(s state.Status) bool { return s.Kind == state.KindTokenRejected })
+	assert.Equal(t, state.TokenEnv, st.Token)
+	assert.Contains(t, st.Detail, "FS_BOT_TOKEN is not a bot token")
+	assert.Empty(t, st.PairingCode, "no setup: the environment's token wins")
+	select {
+	case <-e.player.started:
+		t.Fatal("a token that is not one was played")
+	default:
+	}
+	assert.NotContains(t, e.logs.String(), "EEEE")
+}
+
 func TestReadOnlyPermStillRunsWithEnvToken(t *testing.T) {
 	const envTok = "fsbm_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
 	e := startEnv(t, func(c *Config, a *app) {
-		a.ops = erofsOps()
-		a.envToken = envTok
+		a.fs = erofs()
+		a.envToken = mustToken(t, envTok)
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
-	st := e.waitFor("online", func(s Status) bool { return s.Online })
+	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
 	assert.False(t, st.Storage.OK)
 	assert.Contains(t, st.Storage.Problem, "read-only")
-	assert.Equal(t, KindOnlineIdle, st.Kind)
+	assert.Equal(t, state.KindOnlineIdle, st.Kind)
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "read-only")
 	assert.Contains(t, e.logs.String(), "read-only")
 }
 
 func TestReadOnlyPermWithoutTokenKeepsTokenInMemory(t *testing.T) {
-	e := startEnv(t, func(c *Config, a *app) { a.ops = erofsOps() })
-	st := e.waitFor("storage missing", func(s Status) bool { return s.Kind == KindStorageMissing && s.PairingCode != "" })
+	e := startEnv(t, func(c *Config, a *app) { a.fs = erofs() })
+	st := e.waitFor("storage missing", func(s state.Status) bool { return s.Kind == state.KindStorageMissing && s.PairingCode != "" })
 	_, body := e.get("/", false)
 	assert.Contains(t, body, "read-only")
 	csrf := csrfRe.FindStringSubmatch(body)[1]
 	status, _, _ := e.post("/setup", url.Values{"csrf": {csrf}, "code": {st.PairingCode}, "token": {tokA}}, "", "")
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, tokA, e.player.waitStart(t))
-	st = e.waitFor("online", func(s Status) bool { return s.Online })
-	assert.Equal(t, TokenMemory, st.Token)
+	st = e.waitFor("online", func(s state.Status) bool { return s.Online })
+	assert.Equal(t, state.TokenMemory, st.Token)
 	_, body = e.get("/", false)
 	assert.Contains(t, body, "could not be saved")
 }
@@ -293,70 +318,47 @@ func TestSettingsPage(t *testing.T) {
 		bad[k] = v
 	}
 	bad.Set("hash_mb", "999999")
-	status, body, _ := e.post("/settings", bad, AdminUser, testPassword)
+	status, body, _ := e.post("/settings", bad, web.AdminUser, testPassword)
 	assert.Equal(t, http.StatusUnprocessableEntity, status)
 	assert.Contains(t, body, "hash size")
 
-	status, _, hdr := e.post("/settings", form, AdminUser, testPassword)
+	status, _, hdr := e.post("/settings", form, web.AdminUser, testPassword)
 	require.Equal(t, http.StatusSeeOther, status)
 	assert.Equal(t, "/settings", hdr.Get("Location"))
 	// Idle: the bot restarts with the new engine settings at once.
 	e.player.waitStart(t)
 	s := e.player.lastSettings()
 	assert.Equal(t, 3, s.MaxMatches)
-	assert.Equal(t, EngineOff, s.Engines["anti"])
+	assert.Equal(t, settings.EngineOff, s.Engines["anti"])
 
-	saved, err := NewSettingsStore(e.a.cfg.Dir).Load()
+	saved, err := settings.NewFile(e.a.cfg.Dir).Load()
 	require.NoError(t, err)
 	assert.Equal(t, s, saved)
-	st := e.waitFor("engine shown", func(s Status) bool { return s.Engine.MaxMatches == 3 })
+	st := e.waitFor("engine shown", func(s state.Status) bool { return s.Engine.MaxMatches == 3 })
 	assert.Equal(t, 32, st.Engine.HashMB)
-}
-
-func TestSettingsWaitForIdle(t *testing.T) {
-	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []Match{testMatch()}})
-	})
-	e.player.waitStart(t)
-	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
-	s := DefaultSettings()
-	s.Threads = 1
-	e.a.applySettings(s)
-	select {
-	case <-e.player.started:
-		t.Fatal("the bot was restarted in the middle of a match")
-	default:
-	}
-	// The match ends: the runner applies the settings.
-	e.player.setReport(bot.Status{State: bot.StateOnline})
-	cur := e.a.runner.current.Load()
-	e.a.runner.report(cur, bot.Status{State: bot.StateOnline})
-	e.player.waitStart(t)
-	assert.Equal(t, 1, e.player.lastSettings().Threads)
 }
 
 func TestAPIStatus(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []Match{testMatch()},
-			Results: []Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []state.Match{testMatch()},
+			Results: []state.Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
 	})
 	e.player.waitStart(t)
-	e.waitFor("in game", func(s Status) bool { return s.Kind == KindInGame })
+	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
 
 	status, body := e.get("/api/status", false)
 	require.Equal(t, http.StatusOK, status)
 	var got struct {
 		State   string `json:"state"`
 		Online  bool   `json:"online"`
-		Bot     BotInfo
-		Matches []Match  `json:"matches"`
-		Results []Result `json:"recent_results"`
-		Engine  Engine   `json:"engine"`
-		Device  Device   `json:"device"`
-		Storage Storage  `json:"storage"`
-		Source  string   `json:"token_source"`
+		Bot     state.BotInfo
+		Matches []state.Match        `json:"matches"`
+		Results []state.Result       `json:"recent_results"`
+		Engine  state.EngineSettings `json:"engine"`
+		Device  state.Device         `json:"device"`
+		Storage state.Storage        `json:"storage"`
+		Source  string               `json:"token_source"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(body), &got))
 	assert.Equal(t, "in_game", got.State)
@@ -388,11 +390,11 @@ func TestAPIStatus(t *testing.T) {
 
 func TestTokenRejectedWhileRunning(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
-		require.NoError(t, NewTokenStore(c.Dir).Save(tokA))
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).err = fmt.Errorf("poll: %w", ErrTokenRejected)
 	})
 	e.player.waitStart(t)
-	st := e.waitFor("token rejected", func(s Status) bool { return s.Kind == KindTokenRejected })
+	st := e.waitFor("token rejected", func(s state.Status) bool { return s.Kind == state.KindTokenRejected })
 	assert.Contains(t, st.Detail, "rejected")
 	select {
 	case <-e.player.started:
@@ -403,10 +405,10 @@ func TestTokenRejectedWhileRunning(t *testing.T) {
 	assert.Contains(t, body, "Enter a new token")
 }
 
-func testMatch() Match {
+func testMatch() state.Match {
 	board := make([]int, 64)
 	board[27], board[28], board[35], board[36] = 2, 1, 1, 2
-	return Match{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []Leg{
+	return state.Match{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []state.Leg{
 		{Leg: 0, BoardSize: 8, Board: board, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{41000, 52500}, Discs: [2]int{2, 2}, LastMove: 28},
 		{Leg: 1, BoardSize: 8, Board: board, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{50000, 58000}, Discs: [2]int{2, 2}, LastMove: -1},
 	}}
@@ -418,4 +420,15 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+func TestNewPairingCode(t *testing.T) {
+	c, err := newPairingCode()
+	require.NoError(t, err)
+	assert.Regexp(t, `^[0-9]{6}$`, c)
+}
+
+func TestRedact(t *testing.T) {
+	assert.Equal(t, "dial: [token] x", redact("dial: "+tokA+" x", mustToken(t, tokA)))
+	assert.True(t, errors.Is(ErrTokenRejected, ErrTokenRejected))
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync/atomic"
+	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // ErrTokenRejected is returned by a [Player] or a [TokenChecker] when
@@ -26,7 +29,7 @@ var ErrNetwork = errors.New("cannot reach FlipSight")
 // refused token; any other error is retried by the appliance with a
 // backoff.
 type Player interface {
-	Play(ctx context.Context, token string, s Settings, report func(bot.Status)) error
+	Play(ctx context.Context, token flipsight.Token, s settings.Settings, report func(bot.Status)) error
 }
 
 // TokenChecker checks a token with a real agent_poll before it is kept.
@@ -34,7 +37,7 @@ type Player interface {
 // wrapping ErrNetwork when the server cannot be reached, and the bot's
 // identity on success. Errors must not contain the token.
 type TokenChecker interface {
-	CheckToken(ctx context.Context, token string) (BotInfo, error)
+	CheckToken(ctx context.Context, token flipsight.Token) (state.BotInfo, error)
 }
 
 // Backoff of the bot restarts: gokrazy restarts a process after 1 s
@@ -48,50 +51,60 @@ const (
 
 // runnerCmd changes what the runner plays with.
 type runnerCmd struct {
-	token    *string
-	source   TokenSource
-	settings *Settings
+	token *flipsight.Token
+	// bot is whom FlipSight said the new token names (zero: not known).
+	bot      state.BotInfo
+	settings *settings.Settings
 	done     chan struct{}
 }
 
 // runner keeps the Player running while a usable token is in effect: it
 // starts it, restarts it with a backoff after a failure, stops and restarts
 // it when the token changes, applies new settings when no match runs, and
-// drains it on shutdown. One goroutine (run) owns its state; others talk to
-// it through cmds.
+// drains it on shutdown. One goroutine (run, "the loop") owns its state;
+// others talk to it through cmds. The runner is the one writer of the
+// status's report (state.Report): the loop writes how plays start and
+// end, report (on the bot's goroutine) what the bot says. It decides from
+// what the bot reports, never from reading the status back.
 type runner struct {
 	player Player
-	hub    *Hub
+	hub    *state.Hub
 	log    *slog.Logger
 	drain  time.Duration
 	cmds   chan runnerCmd
 	idle   chan struct{}
-	// current is the play whose reports are published; reports of a play
-	// being stopped are dropped.
-	current atomic.Pointer[play]
+
+	// mu guards current and matches; report holds it while it writes, so
+	// that a report of a play being stopped never lands after the loop's
+	// own writes.
+	mu sync.Mutex
+	// current is the play whose reports are published; nil while none
+	// runs and once the loop stops it.
+	current *play
+	// matches is how many matches the current play's bot last reported:
+	// new settings wait for 0.
+	matches int
 }
 
-func newRunner(p Player, hub *Hub, log *slog.Logger, drain time.Duration) *runner {
+func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
 	return &runner{player: p, hub: hub, log: log, drain: drain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
 }
 
-// setToken makes tok (from src) the token in effect; "" stops the bot.
-// It returns once the old play has drained and the new one is started.
-func (r *runner) setToken(ctx context.Context, tok string, src TokenSource) {
-	c := runnerCmd{token: &tok, source: src, done: make(chan struct{})}
-	select {
-	case r.cmds <- c:
-		select {
-		case <-c.done:
-		case <-ctx.Done():
-		}
-	case <-ctx.Done():
-	}
+// setToken makes tok the token in effect, who being whom FlipSight said it
+// names (zero when not known); a zero tok stops the bot. It returns once
+// the old play has drained and the new one is started.
+func (r *runner) setToken(ctx context.Context, tok flipsight.Token, who state.BotInfo) {
+	r.send(ctx, runnerCmd{token: &tok, bot: who})
 }
 
 // setSettings applies s now when no match runs, else when the last one ends.
-func (r *runner) setSettings(ctx context.Context, s Settings) {
-	c := runnerCmd{settings: &s, done: make(chan struct{})}
+func (r *runner) setSettings(ctx context.Context, s settings.Settings) {
+	r.send(ctx, runnerCmd{settings: &s})
+}
+
+// send hands c to the loop and waits until it is done (or ctx ends).
+func (r *runner) send(ctx context.Context, c runnerCmd) {
+	c.done = make(chan struct{})
 	select {
 	case r.cmds <- c:
 		select {
@@ -108,12 +121,47 @@ type play struct {
 	started time.Time
 }
 
-// run is the runner's loop; it returns after draining when ctx ends.
-func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Settings) {
+// writeReport changes the status's report. (loop, or report under mu)
+func (r *runner) writeReport(f func(*state.Report)) {
+	r.hub.Update(func(st *state.Status) { f(&st.Report) })
+}
+
+// follow makes p the play whose reports are published (nil: none), with no
+// match reported yet. (loop)
+func (r *runner) follow(p *play) {
+	r.mu.Lock()
+	r.current, r.matches = p, 0
+	r.mu.Unlock()
+}
+
+// inMatch reports whether the current play's bot last reported a match. (loop)
+func (r *runner) inMatch() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.matches > 0
+}
+
+// nameBot shows who, whom FlipSight said the token names, as the bot until
+// the bot reports itself (nothing when zero). (before the loop starts)
+func (r *runner) nameBot(who state.BotInfo) {
+	if who != (state.BotInfo{}) {
+		r.writeReport(func(rp *state.Report) { rp.Bot = who })
+	}
+}
+
+// refuse shows that the token in effect cannot be used at all, as a token
+// FlipSight rejected, for the reason why. (before the loop starts)
+func (r *runner) refuse(why string) {
+	r.writeReport(func(rp *state.Report) { rp.Rejected, rp.Detail = true, why })
+}
+
+// run is the runner's loop; it returns after draining when ctx ends. tok
+// is the token to play with (zero for none).
+func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settings) {
 	var (
 		cur      *play
 		rejected bool
-		pending  *Settings
+		pending  *settings.Settings
 		backoff  = minBackoff
 		retry    *time.Timer
 		retryC   <-chan time.Time
@@ -122,21 +170,21 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 		pctx, cancel := context.WithCancel(context.Background())
 		p := &play{cancel: cancel, done: make(chan error, 1), started: time.Now()}
 		cur = p
-		r.current.Store(p)
-		r.hub.Update(func(st *Status) {
-			st.Online, st.Rejected, st.NetworkDown, st.Matches = false, false, false, nil
-			st.Detail = ""
+		r.writeReport(func(rp *state.Report) {
+			rp.Online, rp.Rejected, rp.NetworkDown, rp.Matches = false, false, false, nil
+			rp.Detail = ""
 		})
-		token, settings := tok, s
+		r.follow(p)
+		token, set := tok, s
 		go func() {
-			p.done <- r.player.Play(pctx, token, settings, func(rep bot.Status) { r.report(p, rep) })
+			p.done <- r.player.Play(pctx, token, set, func(rep bot.Status) { r.report(p, rep) })
 		}()
 	}
 	stop := func() {
 		if cur == nil {
 			return
 		}
-		r.current.Store(nil)
+		r.follow(nil)
 		cur.cancel()
 		t := time.NewTimer(r.drain)
 		select {
@@ -146,7 +194,7 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 		}
 		t.Stop()
 		cur = nil
-		r.hub.Update(func(st *Status) { st.Online, st.Matches = false, nil })
+		r.writeReport(func(rp *state.Report) { rp.Online, rp.Matches = false, nil })
 	}
 	stopRetry := func() {
 		if retry != nil {
@@ -154,8 +202,13 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 			retry, retryC = nil, nil
 		}
 	}
+	apply := func(next settings.Settings) {
+		s, pending = next, nil
+		stop()
+		r.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
+	}
 	for {
-		if cur == nil && tok != "" && !rejected && retryC == nil {
+		if cur == nil && !tok.IsZero() && !rejected && retryC == nil {
 			start()
 		}
 		var done chan error
@@ -172,37 +225,39 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 				stop()
 				stopRetry()
 				tok, rejected, backoff = *c.token, false, minBackoff
-				if tok == "" {
-					r.hub.Update(func(st *Status) { st.Online, st.Rejected, st.NetworkDown, st.Bot = false, false, false, BotInfo{} })
-				}
+				r.writeReport(func(rp *state.Report) {
+					rp.Rejected = false
+					switch {
+					case tok.IsZero():
+						rp.Online, rp.NetworkDown, rp.Bot = false, false, state.BotInfo{}
+					case c.bot != (state.BotInfo{}):
+						rp.Bot = c.bot
+					}
+				})
 			}
 			if c.settings != nil {
 				pending = c.settings
-				if cur == nil || len(r.hub.Snapshot().Matches) == 0 {
-					s, pending = *pending, nil
-					stop()
+				if cur == nil || !r.inMatch() {
+					apply(*pending)
 				}
-				r.hub.Update(func(st *Status) { st.Engine = s.engine() })
 			}
 			close(c.done)
 		case <-r.idle:
-			if pending != nil && len(r.hub.Snapshot().Matches) == 0 {
+			if pending != nil && !r.inMatch() {
 				r.log.Info("applying new settings now that no match runs")
-				s, pending = *pending, nil
-				stop()
-				r.hub.Update(func(st *Status) { st.Engine = s.engine() })
+				apply(*pending)
 			}
 		case err := <-done:
 			lasted := time.Since(cur.started)
-			r.current.Store(nil)
+			r.follow(nil)
 			cur.cancel()
 			cur = nil
 			if errors.Is(err, ErrTokenRejected) {
 				rejected = true
 				r.log.Error("FlipSight rejected the bot token; enter a new one on the token page")
-				r.hub.Update(func(st *Status) {
-					st.Rejected, st.Online, st.Matches = true, false, nil
-					st.Detail = "FlipSight rejected the token (401)"
+				r.writeReport(func(rp *state.Report) {
+					rp.Rejected, rp.Online, rp.Matches = true, false, nil
+					rp.Detail = "FlipSight rejected the token (401)"
 				})
 				continue
 			}
@@ -214,10 +269,10 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 				msg = err.Error()
 			}
 			r.log.Warn("bot stopped; retrying", "err", msg, "in", backoff)
-			r.hub.Update(func(st *Status) {
-				st.Online, st.Matches = false, nil
-				st.NetworkDown = errors.Is(err, ErrNetwork)
-				st.Detail = msg + "; retrying in " + backoff.String()
+			r.writeReport(func(rp *state.Report) {
+				rp.Online, rp.Matches = false, nil
+				rp.NetworkDown = errors.Is(err, ErrNetwork)
+				rp.Detail = msg + "; retrying in " + backoff.String()
 			})
 			retry = time.NewTimer(backoff)
 			retryC = retry.C
@@ -228,12 +283,17 @@ func (r *runner) run(ctx context.Context, tok string, src TokenSource, s Setting
 	}
 }
 
-// report publishes a Player's report if p is still the current play.
+// report publishes a Player's report if p is still the current play, and
+// wakes the loop when the bot reports no match. (the bot's goroutine)
 func (r *runner) report(p *play, rep bot.Status) {
-	if r.current.Load() != p {
+	r.mu.Lock()
+	if r.current != p {
+		r.mu.Unlock()
 		return
 	}
-	r.hub.Update(func(st *Status) { applyBotStatus(st, rep) })
+	r.matches = len(rep.Matches)
+	r.writeReport(func(rp *state.Report) { *rp = reportOf(*rp, rep) })
+	r.mu.Unlock()
 	if len(rep.Matches) == 0 {
 		select {
 		case r.idle <- struct{}{}:

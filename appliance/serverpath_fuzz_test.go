@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
@@ -74,12 +75,8 @@ type pathPlayer struct {
 	url string
 }
 
-func (p pathPlayer) Play(ctx context.Context, token string, _ Settings, report func(bot.Status)) error {
-	tok, err := flipsight.NewToken(token)
-	if err != nil {
-		return err
-	}
-	c, err := flipsight.NewClient(flipsight.Config{APIURL: p.url, Token: tok, RequestTimeout: 2 * time.Second})
+func (p pathPlayer) Play(ctx context.Context, token flipsight.Token, _ settings.Settings, report func(bot.Status)) error {
+	c, err := flipsight.NewClient(flipsight.Config{APIURL: p.url, Token: token, RequestTimeout: 2 * time.Second})
 	if err != nil {
 		return err
 	}
@@ -136,7 +133,7 @@ func startPathEnv(t *testing.T) *pathEnv {
 	srv := httptest.NewServer(fs)
 	t.Cleanup(srv.Close)
 	e := startEnv(t, func(c *Config, a *app) {
-		a.envToken = tokA
+		a.envToken = mustToken(t, tokA)
 		a.runner.player = pathPlayer{url: srv.URL + arena.APIPath}
 	})
 	return &pathEnv{testEnv: e, fs: fs}

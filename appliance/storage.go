@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 )
 
 // checkStorage reports whether dir (the token and settings directory, under
 // perm) can be written: perm must exist, dir is created 0700 when missing,
 // and a probe file is written and removed. The problem text is for people:
 // it names the cause (no /perm, read-only /perm) and what to do.
-func checkStorage(perm, dir string, ops fileOps) Storage {
-	st := Storage{Path: perm}
+func checkStorage(perm, dir string, fsys store.FS) state.Storage {
+	st := state.Storage{Path: perm}
 	if fi, err := os.Stat(perm); err != nil || !fi.IsDir() {
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
 			st.Problem = fmt.Sprintf("%s is missing: the token cannot be kept", perm)
@@ -27,7 +30,7 @@ func checkStorage(perm, dir string, ops fileOps) Storage {
 		return st
 	}
 	probe := dir + string(os.PathSeparator) + ".probe"
-	if err := ops.writeFileAtomic(probe, []byte("ok\n"), 0o600); err != nil {
+	if err := fsys.WriteFile(probe, []byte("ok\n"), 0o600); err != nil {
 		st.Problem = storageProblem(perm, err)
 		return st
 	}
@@ -37,7 +40,7 @@ func checkStorage(perm, dir string, ops fileOps) Storage {
 }
 
 func storageProblem(perm string, err error) string {
-	if isReadOnly(err) {
+	if store.IsReadOnly(err) {
 		return fmt.Sprintf("%s is read-only: its file system was never created (run the mkfs.ext4 step that gok overwrite prints); the token cannot be kept", perm)
 	}
 	return fmt.Sprintf("%s cannot be written: %v", perm, err)

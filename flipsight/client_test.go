@@ -132,6 +132,7 @@ func TestToken(t *testing.T) {
 		assert.NotContains(t, o, "TESTSECRET")
 	}
 	assert.Contains(t, logBuf.String(), redacted)
+	assert.Equal(t, secret, tok.Reveal(), "only Reveal gives the secret (trimmed) to the one that must keep it")
 }
 
 func TestCallSendsBearerAndDecodes(t *testing.T) {

@@ -12,12 +12,15 @@
 // it costs nothing: integral floats fill integer fields, and the few string
 // fields the bot does not act on (Text) take numbers too.
 //
-// The token is a Token: every printed form of it is "[redacted]"; only the
-// Client reads it, to fill the Authorization header. NewClient checks the
-// addresses before anything is sent: HTTPS, or plain HTTP for loopback
-// hosts only, and the stream on the API's host. Failures the service
-// answers are *APIError values; IsAuth, IsStale, IsIllegal, IsConflict,
-// IsRateLimited and IsRetryable classify them.
+// The token is a Token: every printed form of it is "[redacted]"; the
+// Client reads it to fill the Authorization header, and Reveal gives it to
+// the places that must keep it (the appliance's token file, a card
+// image). NewClient checks the addresses before anything is sent: HTTPS,
+// or plain HTTP for loopback hosts only, and the stream on the API's
+// host. Failures the service answers are *APIError values; IsAuth,
+// IsStale, IsIllegal, IsConflict, IsRateLimited and IsRetryable classify
+// them, and IsNetwork says that no answer came at all (errors.go; the one
+// rule for "no network").
 //
 // Every value from the server is checked before a caller sees it (check.go):
 // ids, colours, counts, clocks and times in their ranges, board_size that of

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"time"
 )
@@ -171,6 +173,29 @@ func IsIllegal(err error) bool {
 func IsRateLimited(err error) bool {
 	e := AsAPIError(err)
 	return e != nil && e.Status == http.StatusTooManyRequests
+}
+
+// IsNetwork reports whether err is a failure to reach the service at all:
+// no answer came (DNS, connect, TLS, a timeout, the connection cut in the
+// middle of an answer). An answer of the service (an *APIError, 401
+// included), an answer the client refused (ErrResponseTooLarge,
+// ErrBadEvent, ErrStreamSilent), a request it would not send
+// (ErrRefusedURL, ErrNoToken) and a cancelled call are not: this is the
+// one rule by which the bot's status and the appliance say "no network".
+func IsNetwork(err error) bool {
+	if err == nil || AsAPIError(err) != nil {
+		return false
+	}
+	for _, notNetwork := range []error{context.Canceled, ErrRefusedURL, ErrNoToken,
+		ErrResponseTooLarge, ErrBadEvent, ErrStreamSilent} {
+		if errors.Is(err, notNetwork) {
+			return false
+		}
+	}
+	// *net.OpError, *net.DNSError and the *url.Error of a failed request
+	// are net.Errors.
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // IsRetryable reports whether the same request may succeed later after a

@@ -51,5 +51,10 @@ func (t Token) LogValue() slog.Value { return slog.StringValue(redacted) }
 // secret.
 func (t Token) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
+// Reveal returns the secret itself, for the few places that must keep it
+// (the appliance's token file, an SD card image). Never log it, show it or
+// put it in an error; everything else holds the Token.
+func (t Token) Reveal() string { return t.value }
+
 // bearer returns the Authorization header value. Only the client calls it.
 func (t Token) bearer() string { return "Bearer " + t.value }

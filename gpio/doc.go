@@ -4,8 +4,9 @@
 //
 // # Use
 //
-// The appliance converts its own state into a Status and hands it over;
-// nothing here knows about the appliance:
+// The appliance converts its own state into a Status (its states mapped
+// onto Kind) and hands it over; nothing here knows about the appliance,
+// its files or its signals:
 //
 //	ind := gpio.Open(ctx, gpio.Config{})   // never fails; absent hardware is logged and skipped
 //	defer ind.Close()                      // LEDs off, display asleep, ACT LED back to the kernel

@@ -34,7 +34,7 @@ type Devices struct {
 	Closers []func() error
 }
 
-// Indicators shows the appliance's Status on LEDs and a display. Show
+// Indicators shows a Status on LEDs and a display. Show
 // never blocks and never fails: the hardware is driven by goroutines of
 // its own, the latest Status wins, and driver errors are logged. All
 // methods are safe for concurrent use.

@@ -5,11 +5,13 @@ import (
 	"time"
 )
 
-// Kind says which situation the appliance is in; it selects the LED
-// patterns and the screen layout.
+// Kind is what the indicators show: it selects the LED patterns and the
+// screen layout. It is this package's input, not a program's state: the
+// caller maps its own states onto these.
 type Kind int
 
-// The situations the indicators can show. The zero value is Starting.
+// The situations the indicators can show, by their LEDs and screens. The
+// zero value is Starting.
 const (
 	// Starting: the program is coming up (nothing known yet).
 	Starting Kind = iota
@@ -31,16 +33,16 @@ const (
 	TokenRejected
 	// NoNetwork: no network route or address.
 	NoNetwork
-	// StorageMissing: the /perm file system is missing or read-only, so
-	// the token and settings cannot be stored.
+	// StorageMissing: the storage for the token and settings is missing
+	// or read-only, so they cannot be kept.
 	StorageMissing
-	// Stopping: SIGTERM received; the bot finishes the moves in flight.
+	// Stopping: the program is shutting down; the bot finishes the
+	// moves in flight.
 	Stopping
 )
 
-// kindNames returns the names used by String, ParseKind and MarshalText:
-// the names of the appliance's /api/status "state" (and of the
-// display-preview command's --state flag).
+// kindNames returns the names used by String, ParseKind and MarshalText
+// (and the display-preview command's --state flag).
 func kindNames() [10]string {
 	return [...]string{
 		Starting:       "starting",
@@ -120,7 +122,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Status is everything the indicators show. The appliance builds one from
+// Status is everything the indicators show. The caller builds one from
 // its own state and passes it to Indicators.Show; only the fields of the
 // current Kind are used, the others are ignored.
 type Status struct {
@@ -147,7 +149,7 @@ type Status struct {
 	Game Game
 
 	// Detail is a short reason shown with error kinds, such as
-	// "HTTP 401" or "/perm read-only". Never put the token here.
+	// "HTTP 401" or "storage read-only". Never put a secret here.
 	Detail string
 }
 

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"time"
 
-	"flipbot.dev/flipbot/appliance"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/gokrazy/disk"
 	"flipbot.dev/flipbot/gokrazy/instance"
 )
 
 // tokenPath is where flipbot's token lives in /perm: gokrazy's HOME for
 // /user/flipbot is /perm/home/flipbot.
-var tokenPath = path.Join("home", "flipbot", appliance.TokenFileName)
+var tokenPath = path.Join("home", "flipbot", store.TokenFileName)
 
 func cmdInstance(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("instance", flag.ContinueOnError)
@@ -46,17 +46,18 @@ func cmdInstance(_ context.Context, args []string, _ io.Reader, stdout, stderr i
 	return nil
 }
 
-// readTokenFile reads and checks a TOKEN_FILE; the error never holds the token.
-func readTokenFile(p string) (string, error) {
+// readTokenFile reads and checks a TOKEN_FILE and returns the content of
+// the token file /perm keeps for it; the error never holds the token.
+func readTokenFile(p string) ([]byte, error) {
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return "", fmt.Errorf("TOKEN_FILE: %w", err)
+		return nil, fmt.Errorf("TOKEN_FILE: %w", err)
 	}
-	tok, err := appliance.ParseTokenFile(b)
+	tok, err := store.ParseTokenFile(b)
 	if err != nil {
-		return "", fmt.Errorf("TOKEN_FILE %s: %w", p, err)
+		return nil, fmt.Errorf("TOKEN_FILE %s: %w", p, err)
 	}
-	return tok, nil
+	return store.EncodeToken(tok)
 }
 
 // permLocation is /perm of an image file, or partition 4 of a drive.
@@ -102,7 +103,7 @@ func cmdPerm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "usage: flipbot-image perm IMG|DEVICE [-token-file F]")
 		return errUsage
 	}
-	var tok string
+	var tok []byte
 	if *tokenFile != "" {
 		if tok, err = readTokenFile(*tokenFile); err != nil {
 			return err
@@ -116,10 +117,10 @@ func cmdPerm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	fmt.Fprintf(stdout, "/perm: ext4 created on %s (offset %d)\n", loc.Path, loc.Offset)
-	if tok == "" {
+	if tok == nil {
 		return nil
 	}
-	if err := disk.WriteFile(ctx, loc, tokenPath, []byte(tok+"\n"), 0o600, 0o700); err != nil {
+	if err := disk.WriteFile(ctx, loc, tokenPath, tok, 0o600, 0o700); err != nil {
 		return fmt.Errorf("pre-provision the token: %w", err)
 	}
 	fmt.Fprintf(stdout, "/perm/%s: token pre-provisioned (0600)\n", tokenPath)
@@ -147,7 +148,7 @@ func cmdBoot(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "boot partition: rebuilt to fill its partition, %d MB free for %s\n", free>>20, appliance.BootTokenFileName)
+	fmt.Fprintf(stdout, "boot partition: rebuilt to fill its partition, %d MB free for %s\n", free>>20, store.BootTokenFileName)
 	return nil
 }
 
@@ -176,7 +177,7 @@ func cmdCheck(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		if err != nil {
 			return err
 		}
-		want.PermFiles = map[string][]byte{tokenPath: []byte(tok + "\n")}
+		want.PermFiles = map[string][]byte{tokenPath: tok}
 	}
 	found, err := disk.Check(ctx, pos[0], want)
 	if err != nil {

@@ -1,46 +1,13 @@
-package appliance
+package state
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/record"
-	"flipbot.dev/flipbot/gpio"
-)
-
-// Kind is the one-word state of the appliance, shown by the pages and the
-// indicators: the gpio package's, so that both name the states alike
-// ("in_game" in /api/status and on the display's preview).
-type Kind = gpio.Kind
-
-// The states. Which one applies is decided by [Status.Kind] from the facts
-// in a [Status].
-const (
-	// KindStarting: the process has just started.
-	KindStarting = gpio.Starting
-	// KindWaitingClock: waiting for the network and the clock (the Pi has no RTC).
-	KindWaitingClock = gpio.WaitingClock
-	// KindSetupNeeded: no token yet; the provisioning page waits for one.
-	KindSetupNeeded = gpio.SetupNeeded
-	// KindConnecting: a token is in effect and the bot is connecting.
-	KindConnecting = gpio.Connecting
-	// KindOnlineIdle: online, no match running.
-	KindOnlineIdle = gpio.OnlineIdle
-	// KindInGame: online with at least one match running.
-	KindInGame = gpio.InGame
-	// KindTokenRejected: FlipSight refused the token (401).
-	KindTokenRejected = gpio.TokenRejected
-	// KindNoNetwork: the server cannot be reached.
-	KindNoNetwork = gpio.NoNetwork
-	// KindStorageMissing: /perm is missing or read-only and there is no token
-	// from the environment, so nothing can be kept.
-	KindStorageMissing = gpio.StorageMissing
-	// KindStopping: SIGTERM received, draining.
-	KindStopping = gpio.Stopping
 )
 
 // Phase is what the runtime itself is doing, one input of [Status.Kind].
@@ -76,23 +43,13 @@ type Status struct {
 	Kind      Kind        `json:"state"`
 	StateText string      `json:"state_text"`
 	Phase     Phase       `json:"-"`
-	Detail    string      `json:"detail,omitempty"` // the last error or hint, for people
 	Token     TokenSource `json:"token_source"`
-	// Bot, BotState, Online, NetworkDown, Matches and Results are the
-	// bot's own report (bot.Status), copied by applyBotStatus: its state,
-	// whether its stream is up, whether the last failure was the network.
-	Bot         BotInfo  `json:"bot"`
-	BotState    string   `json:"bot_state"`
-	Online      bool     `json:"online"`
-	NetworkDown bool     `json:"network_down"`
-	Rejected    bool     `json:"token_rejected"`
-	Matches     []Match  `json:"matches"`
-	Results     []Result `json:"recent_results"`
-	// BotUpdated is when the bot made its last report.
-	BotUpdated time.Time `json:"bot_updated"`
-	Engine     Engine    `json:"engine"`
-	Device     Device    `json:"device"`
-	Storage    Storage   `json:"storage"`
+	// Report is the bot's part, written by the runner alone; its fields
+	// are the Status's own in Go and in the JSON.
+	Report
+	Engine  EngineSettings `json:"engine"`
+	Device  Device         `json:"device"`
+	Storage Storage        `json:"storage"`
 	// Card is the token file on the SD card's boot partition, if any.
 	Card CardToken `json:"card_token_file"`
 	// Games is the state of the game records (record.Store).
@@ -102,6 +59,30 @@ type Status struct {
 	// PairingCode is shown on the display and in the log while setup is
 	// needed; never in /api/status.
 	PairingCode string `json:"-"`
+}
+
+// Report is the bot's part of the status as the runner that starts,
+// stops and restarts the bot last wrote it: the bot's own report
+// (bot.Status, copied field by field) and how its last play ended (a
+// rejected token, a failure and its retry). The runner is its one writer,
+// as one value; everything else only reads it.
+type Report struct {
+	// Detail is the last error or hint, for people.
+	Detail string `json:"detail,omitempty"`
+	// Bot is the bot as FlipSight last named it, kept while reconnecting.
+	Bot BotInfo `json:"bot"`
+	// BotState is the bot's own state (bot.Status.State).
+	BotState string `json:"bot_state"`
+	// Online: the bot's stream is up.
+	Online bool `json:"online"`
+	// NetworkDown: the last failure was not reaching FlipSight at all.
+	NetworkDown bool `json:"network_down"`
+	// Rejected: FlipSight refused the token; it is not tried again.
+	Rejected bool     `json:"token_rejected"`
+	Matches  []Match  `json:"matches"`
+	Results  []Result `json:"recent_results"`
+	// BotUpdated is when the bot made its last report.
+	BotUpdated time.Time `json:"bot_updated"`
 }
 
 // BotInfo names the bot as FlipSight knows it: the bot's own type.
@@ -116,8 +97,9 @@ type Leg = bot.LegStatus
 // Result is one finished match.
 type Result = bot.Result
 
-// Engine is the engine part of the settings in effect.
-type Engine struct {
+// EngineSettings is the engine part of the settings in effect, as the
+// status shows it (a summary of the settings, not an engine).
+type EngineSettings struct {
 	MaxMatches int               `json:"max_matches"`
 	Threads    int               `json:"threads"`
 	HashMB     int               `json:"hash_mb"`
@@ -144,8 +126,8 @@ type Storage struct {
 	FreeBytes uint64 `json:"free_bytes"`
 }
 
-// Kind decides the one state from the facts. The order is the order of
-// what the owner must act on first.
+// deriveKind decides the one state from the facts. The order is the order
+// of what the owner must act on first.
 func (s *Status) deriveKind() Kind {
 	switch {
 	case s.Phase == PhaseStopping:
@@ -210,68 +192,35 @@ func (s Status) JSON() ([]byte, error) {
 	return b, nil
 }
 
-// Hub owns the one [Status] of the appliance. Writers change it with Update;
-// readers take copies with Snapshot or wait for changes with Subscribe. It is
-// safe for concurrent use; the mutex guards every field.
-type Hub struct {
-	mu   sync.Mutex
-	st   Status
-	now  func() time.Time
-	subs map[chan struct{}]struct{}
+// CardOutcome says what became of a token file on the card.
+type CardOutcome string
+
+// The outcomes.
+const (
+	CardUsed      CardOutcome = "used"      // checked with FlipSight and saved to /perm
+	CardSame      CardOutcome = "same"      // the stored token is the same
+	CardOlder     CardOutcome = "older"     // a different token, but not newer than the stored one: ignored
+	CardEnv       CardOutcome = "env"       // FS_BOT_TOKEN is in effect: ignored
+	CardRefused   CardOutcome = "refused"   // FlipSight refused it
+	CardInvalid   CardOutcome = "invalid"   // not a well-formed token file
+	CardUnchecked CardOutcome = "unchecked" // FlipSight could not be reached; retried
+)
+
+// CardToken is the status of the card's token file.
+type CardToken struct {
+	// Present: the boot partition holds the token file
+	// (flipbot-token.txt).
+	Present bool        `json:"present"`
+	Outcome CardOutcome `json:"outcome,omitempty"`
+	// Message explains the outcome to people (never holds the token).
+	Message string `json:"message,omitempty"`
 }
 
-// NewHub returns a Hub starting in KindStarting. now is the clock (nil: time.Now).
-func NewHub(now func() time.Time) *Hub {
-	if now == nil {
-		now = time.Now
+// Problem is the message when the file could not be used, else "".
+func (c CardToken) Problem() string {
+	switch c.Outcome {
+	case CardRefused, CardInvalid, CardUnchecked:
+		return c.Message
 	}
-	h := &Hub{now: now, subs: map[chan struct{}]struct{}{}}
-	h.st.Token = TokenNone
-	h.st.Kind = KindStarting
-	h.st.StateText = KindStarting.Text()
-	h.st.Matches, h.st.Results = []Match{}, []Result{}
-	h.st.Updated = now()
-	return h
-}
-
-// Snapshot returns a copy of the current status.
-func (h *Hub) Snapshot() Status {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.st.clone()
-}
-
-// Update changes the status under the lock, recomputes the state and wakes
-// every subscriber. f must not block.
-func (h *Hub) Update(f func(*Status)) {
-	h.mu.Lock()
-	f(&h.st)
-	h.st.Kind = h.st.deriveKind()
-	h.st.StateText = h.st.Kind.Text()
-	h.st.Updated = h.now()
-	if !h.st.Device.Started.IsZero() {
-		h.st.Device.UptimeSec = int64(h.st.Updated.Sub(h.st.Device.Started) / time.Second)
-	}
-	for c := range h.subs {
-		select {
-		case c <- struct{}{}:
-		default: // a wake-up is already pending
-		}
-	}
-	h.mu.Unlock()
-}
-
-// Subscribe returns a channel that receives a value after every change
-// (changes in quick succession may be merged into one wake-up) and a
-// function that ends the subscription.
-func (h *Hub) Subscribe() (<-chan struct{}, func()) {
-	c := make(chan struct{}, 1)
-	h.mu.Lock()
-	h.subs[c] = struct{}{}
-	h.mu.Unlock()
-	return c, func() {
-		h.mu.Lock()
-		delete(h.subs, c)
-		h.mu.Unlock()
-	}
+	return ""
 }

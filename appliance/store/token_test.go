@@ -1,4 +1,4 @@
-package appliance
+package store
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/flipsight"
 )
 
 const (
@@ -50,14 +52,14 @@ func TestValidateToken(t *testing.T) {
 
 func TestTokenStoreRoundTripAndPermissions(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "home", "flipbot")
-	s := NewTokenStore(dir)
+	s := NewTokenFile(dir)
 	_, err := s.Load()
 	require.ErrorIs(t, err, ErrNoToken)
 
-	require.NoError(t, s.Save(tokA))
+	require.NoError(t, s.Save(mustToken(t, tokA)))
 	got, err := s.Load()
 	require.NoError(t, err)
-	assert.Equal(t, tokA, got)
+	assert.Equal(t, tokA, got.Reveal())
 
 	fi, err := os.Stat(filepath.Join(dir, TokenFileName))
 	require.NoError(t, err)
@@ -66,10 +68,10 @@ func TestTokenStoreRoundTripAndPermissions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fs.FileMode(0o700), di.Mode().Perm(), "token directory mode")
 
-	require.NoError(t, s.Save(tokB))
+	require.NoError(t, s.Save(mustToken(t, tokB)))
 	got, err = s.Load()
 	require.NoError(t, err)
-	assert.Equal(t, tokB, got)
+	assert.Equal(t, tokB, got.Reveal())
 
 	require.NoError(t, s.Remove())
 	_, err = s.Load()
@@ -78,8 +80,8 @@ func TestTokenStoreRoundTripAndPermissions(t *testing.T) {
 }
 
 func TestTokenStoreRejectsMalformed(t *testing.T) {
-	s := NewTokenStore(t.TempDir())
-	require.Error(t, s.Save("not-a-token"))
+	s := NewTokenFile(t.TempDir())
+	require.Error(t, s.Save(mustToken(t, "not-a-token")))
 	_, err := os.Stat(filepath.Join(s.Dir, TokenFileName))
 	require.ErrorIs(t, err, fs.ErrNotExist)
 
@@ -95,32 +97,32 @@ func TestTokenStoreRejectsMalformed(t *testing.T) {
 // never a torn or empty one; leftovers are cleaned by the next write.
 func TestTokenStoreCrashAtEachStage(t *testing.T) {
 	tests := []struct {
-		stage string
+		stage Stage
 		want  string
 	}{
-		{stageCreated, tokA}, // temp file exists, empty
-		{stageWritten, tokA}, // temp file complete, not renamed
-		{stageRenamed, tokB}, // renamed, directory not fsynced
+		{StageCreated, tokA}, // temp file exists, empty
+		{StageWritten, tokA}, // temp file complete, not renamed
+		{StageRenamed, tokB}, // renamed, directory not fsynced
 	}
 	for _, tc := range tests {
-		t.Run(tc.stage, func(t *testing.T) {
-			s := NewTokenStore(t.TempDir())
-			require.NoError(t, s.Save(tokA))
-			s.ops.fault = func(stage string) error {
+		t.Run(string(tc.stage), func(t *testing.T) {
+			s := NewTokenFile(t.TempDir())
+			require.NoError(t, s.Save(mustToken(t, tokA)))
+			s.FS.Fault = func(stage Stage) error {
 				if stage == tc.stage {
 					return errCrash
 				}
 				return nil
 			}
-			require.ErrorIs(t, s.Save(tokB), errCrash)
+			require.ErrorIs(t, s.Save(mustToken(t, tokB)), errCrash)
 
 			// "Reboot": a fresh store on the same directory.
-			after := NewTokenStore(s.Dir)
+			after := NewTokenFile(s.Dir)
 			got, err := after.Load()
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.want, got.Reveal())
 
-			require.NoError(t, after.Save(tokB))
+			require.NoError(t, after.Save(mustToken(t, tokB)))
 			entries, err := os.ReadDir(s.Dir)
 			require.NoError(t, err)
 			var names []string
@@ -134,45 +136,37 @@ func TestTokenStoreCrashAtEachStage(t *testing.T) {
 
 // A torn temp file (the write itself cut short) never replaces the token.
 func TestTokenStoreTornTempIgnored(t *testing.T) {
-	s := NewTokenStore(t.TempDir())
-	require.NoError(t, s.Save(tokA))
+	s := NewTokenFile(t.TempDir())
+	require.NoError(t, s.Save(mustToken(t, tokA)))
 	require.NoError(t, os.WriteFile(filepath.Join(s.Dir, tempPrefix+TokenFileName+"-123"), []byte("fsbm_BB"), 0o600))
 	got, err := s.Load()
 	require.NoError(t, err)
-	assert.Equal(t, tokA, got)
+	assert.Equal(t, tokA, got.Reveal())
 }
 
-func erofsOps() fileOps {
-	o := osFileOps()
-	o.createTemp = func(dir, _ string) (*os.File, error) {
+// erofs is the file system of a /perm that was never created: every
+// write fails with EROFS.
+func erofs() FS {
+	return FS{CreateTemp: func(dir, _ string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: syscall.EROFS}
-	}
-	return o
+	}}
+}
+
+// mustToken is s as a flipsight.Token (any printable ASCII without spaces).
+func mustToken(t testing.TB, s string) flipsight.Token {
+	t.Helper()
+	tok, err := flipsight.NewToken(s)
+	require.NoError(t, err)
+	return tok
 }
 
 func TestTokenStoreReadOnly(t *testing.T) {
-	s := NewTokenStore(t.TempDir())
-	s.ops = erofsOps()
-	err := s.Save(tokA)
+	s := NewTokenFile(t.TempDir())
+	s.FS = erofs()
+	err := s.Save(mustToken(t, tokA))
 	require.Error(t, err)
-	assert.True(t, isReadOnly(err), "EROFS is recognisable through the wrapping: %v", err)
+	assert.True(t, IsReadOnly(err), "EROFS is recognisable through the wrapping: %v", err)
 	assert.NotContains(t, err.Error(), tokA)
-}
-
-func TestCheckStorage(t *testing.T) {
-	perm := t.TempDir()
-	st := checkStorage(perm, filepath.Join(perm, "home", "flipbot"), osFileOps())
-	assert.True(t, st.OK, st.Problem)
-	assert.NotZero(t, st.FreeBytes)
-
-	st = checkStorage(filepath.Join(perm, "missing"), filepath.Join(perm, "missing", "home"), osFileOps())
-	assert.False(t, st.OK)
-	assert.Contains(t, st.Problem, "missing")
-
-	st = checkStorage(perm, filepath.Join(perm, "home"), erofsOps())
-	assert.False(t, st.OK)
-	assert.Contains(t, st.Problem, "read-only")
-	assert.Contains(t, st.Problem, "mkfs")
 }
 
 func FuzzValidateToken(f *testing.F) {

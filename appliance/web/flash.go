@@ -1,4 +1,4 @@
-package appliance
+package web
 
 import (
 	"crypto/sha256"
@@ -30,7 +30,7 @@ type flashNote struct {
 
 // browserKey identifies r's browser, false when it has no CSRF cookie.
 func browserKey(r *http.Request) ([32]byte, bool) {
-	c, err := r.Cookie(csrfCookie)
+	c, err := r.Cookie(CSRFCookie)
 	if err != nil || len(c.Value) < 20 {
 		return [32]byte{}, false
 	}
@@ -83,3 +83,9 @@ func (f *flashBox) take(r *http.Request, now time.Time) string {
 	}
 	return n.text
 }
+
+// setFlash keeps a notice for the next page view of r's browser only.
+func (h *Handler) setFlash(r *http.Request, s string) { h.flashes.set(r, s, time.Now()) }
+
+// takeFlash returns (once) the notice kept for r's browser.
+func (h *Handler) takeFlash(r *http.Request) string { return h.flashes.take(r, time.Now()) }

@@ -1,4 +1,4 @@
-package appliance
+package web
 
 import (
 	"net"
@@ -6,10 +6,12 @@ import (
 	"strings"
 )
 
-// localNameSuffixes are the domains a home network's own DNS or mDNS
+// localNameSuffixes returns the domains a home network's own DNS or mDNS
 // serves and that nobody can register publicly: a name under them that
 // begins with the device's host name is the device's.
-var localNameSuffixes = []string{".local", ".lan", ".home", ".home.arpa", ".internal"}
+func localNameSuffixes() []string {
+	return []string{".local", ".lan", ".home", ".home.arpa", ".internal"}
+}
 
 // hostAllowed reports whether host (a Host header, port removed) names
 // this device: an IP address (the pages are bound to the device's own
@@ -35,7 +37,7 @@ func hostAllowed(host, hostname string) bool {
 	if host == hostname {
 		return true
 	}
-	for _, s := range localNameSuffixes {
+	for _, s := range localNameSuffixes() {
 		if host == hostname+s {
 			return true
 		}
@@ -45,18 +47,18 @@ func hostAllowed(host, hostname string) bool {
 
 // hostGuard answers 421 Misdirected Request to requests whose Host header
 // does not name this device (DNS rebinding), before any page or form.
-func (a *app) hostGuard(h http.Handler) http.Handler {
+func (h *Handler) hostGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.Host
 		if hh, _, err := net.SplitHostPort(host); err == nil {
 			host = hh
 		}
-		if !hostAllowed(host, a.hub.Snapshot().Device.Hostname) {
-			a.log.Warn("request for another host name refused (DNS rebinding?)", "client", clientKey(r), "host", clip(host, 64))
+		if !hostAllowed(host, h.hub.Snapshot().Device.Hostname) {
+			h.log.Warn("request for another host name refused (DNS rebinding?)", "client", clientKey(r), "host", clip(host, 64))
 			http.Error(w, "This device answers only to its own addresses and names.", http.StatusMisdirectedRequest)
 			return
 		}
-		h.ServeHTTP(w, r)
+		next.ServeHTTP(w, r)
 	})
 }
 

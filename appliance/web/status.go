@@ -1,31 +1,32 @@
-package appliance
+package web
 
 import (
 	"net/http"
 	"time"
+
+	"flipbot.dev/flipbot/appliance/state"
 )
 
 // serveHome is the setup page while no token is in effect, else the status page.
-func (a *app) serveHome(w http.ResponseWriter, r *http.Request) {
-	st := a.refreshed()
+func (h *Handler) serveHome(w http.ResponseWriter, r *http.Request) {
+	st := h.refreshed()
 	if setupNeeded(st) {
-		notice := a.takeFlash(r)
-		a.render(w, http.StatusOK, "setup", pageData{Title: "Set up", St: st, CSRF: a.csrf.token(w, r), Notice: notice})
+		notice := h.takeFlash(r)
+		h.render(w, http.StatusOK, "setup", pageData{Title: "Set up", St: st, CSRF: h.csrf.token(w, r), Notice: notice})
 		return
 	}
-	a.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: a.takeFlash(r), Refresh: true})
+	h.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: h.takeFlash(r), Refresh: true})
 }
 
 // serveLive renders the live part of the status page for refresh.js.
-func (a *app) serveLive(w http.ResponseWriter, r *http.Request) {
-	a.liveHits.Add(1)
-	a.render(w, http.StatusOK, "live", a.refreshed())
+func (h *Handler) serveLive(w http.ResponseWriter, r *http.Request) {
+	h.render(w, http.StatusOK, "live", h.refreshed())
 }
 
 // serveAPIStatus answers /api/status: the Status as JSON, without the token
 // or the pairing code.
-func (a *app) serveAPIStatus(w http.ResponseWriter, r *http.Request) {
-	b, err := a.refreshed().JSON()
+func (h *Handler) serveAPIStatus(w http.ResponseWriter, r *http.Request) {
+	b, err := h.refreshed().JSON()
 	if err != nil {
 		http.Error(w, "encode status", http.StatusInternalServerError)
 		return
@@ -36,24 +37,24 @@ func (a *app) serveAPIStatus(w http.ResponseWriter, r *http.Request) {
 
 // refreshed returns a snapshot with the slowly changing device facts
 // (addresses, free space, uptime) brought up to date, at most every few seconds.
-func (a *app) refreshed() Status {
-	a.mu.Lock()
-	stale := time.Since(a.factsAt) > 3*time.Second
+func (h *Handler) refreshed() state.Status {
+	h.mu.Lock()
+	stale := time.Since(h.factsAt) > 3*time.Second
 	if stale {
-		a.factsAt = time.Now()
+		h.factsAt = time.Now()
 	}
-	a.mu.Unlock()
+	h.mu.Unlock()
 	if stale {
-		a.refreshFacts()
+		h.backend.RefreshFacts()
 	}
-	st := a.hub.Snapshot()
+	st := h.hub.Snapshot()
 	runClocks(&st, time.Now())
 	return st
 }
 
 // runClocks runs the mover's clock of every active leg down from the time
 // the bot reported it, so that the page shows live clocks between reports.
-func runClocks(st *Status, now time.Time) {
+func runClocks(st *state.Status, now time.Time) {
 	for i := range st.Matches {
 		for j := range st.Matches[i].Legs {
 			l := &st.Matches[i].Legs[j]

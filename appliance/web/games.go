@@ -1,4 +1,4 @@
-package appliance
+package web
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -30,14 +32,14 @@ const (
 //	GET /api/games/{id}/jsonl      one game as a JSON-lines file (download)
 //	GET /api/games/export.jsonl    every game that passes the filter
 //	GET /api/games/export.ggf      every std game that passes the filter
-func (a *app) gameRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /games", a.serveGames)
-	mux.HandleFunc("GET /games/{id}", a.serveReplay)
-	mux.HandleFunc("GET /api/games", a.serveAPIGames)
-	mux.HandleFunc("GET /api/games/export.jsonl", a.serveExport("jsonl"))
-	mux.HandleFunc("GET /api/games/export.ggf", a.serveExport("ggf"))
-	mux.HandleFunc("GET /api/games/{id}", a.serveAPIGame)
-	mux.HandleFunc("GET /api/games/{id}/{format}", a.serveGameDownload)
+func (h *Handler) gameRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /games", h.serveGames)
+	mux.HandleFunc("GET /games/{id}", h.serveReplay)
+	mux.HandleFunc("GET /api/games", h.serveAPIGames)
+	mux.HandleFunc("GET /api/games/export.jsonl", h.serveExport("jsonl"))
+	mux.HandleFunc("GET /api/games/export.ggf", h.serveExport("ggf"))
+	mux.HandleFunc("GET /api/games/{id}", h.serveAPIGame)
+	mux.HandleFunc("GET /api/games/{id}/{format}", h.serveGameDownload)
 }
 
 // gamesFilter reads the filter of a list request.
@@ -79,13 +81,13 @@ type gamesPage struct {
 	Enabled bool
 }
 
-func (a *app) serveGames(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p := gamesPage{pageData: pageData{Title: "Games", St: a.refreshed()}, Modes: Modes(), Filter: gamesFilter(q),
-		Enabled: a.cfg.Games != nil}
-	if a.cfg.Games != nil {
+	p := gamesPage{pageData: pageData{Title: "Games", St: h.refreshed()}, Modes: settings.Modes(), Filter: gamesFilter(q),
+		Enabled: h.cfg.Games != nil}
+	if h.cfg.Games != nil {
 		p.Offset = intParam(q, "offset", 0, 0, 1<<30)
-		p.Games, p.Total = a.cfg.Games.List(p.Filter, p.Offset, gamesPerPage)
+		p.Games, p.Total = h.cfg.Games.List(p.Filter, p.Offset, gamesPerPage)
 	}
 	v := url.Values{}
 	for k, s := range map[string]string{"mode": p.Filter.Mode, "result": p.Filter.Result, "opponent": p.Filter.Opponent} {
@@ -108,13 +110,13 @@ func (a *app) serveGames(w http.ResponseWriter, r *http.Request) {
 	if p.Offset+gamesPerPage < p.Total {
 		p.Next = page(p.Offset + gamesPerPage)
 	}
-	a.render(w, http.StatusOK, "games", p)
+	h.render(w, http.StatusOK, "games", p)
 }
 
 // frame is one position of a replay.
 type frame struct {
 	Ply   int
-	Leg   Leg
+	Leg   state.Leg
 	Move  *record.Move // the move that led here; nil at the start
 	Clock [2]int64     // [black, white] remaining after it
 	Discs [2]int
@@ -129,31 +131,31 @@ type replayPage struct {
 	GGF    bool
 }
 
-func (a *app) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game, bool) {
+func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game, bool) {
 	id := r.PathValue("id")
-	if a.cfg.Games == nil || !record.ValidID(id) {
-		a.message(w, r, http.StatusNotFound, "No such game", "There is no game "+strconv.Quote(id)+".", "/games")
+	if h.cfg.Games == nil || !record.ValidID(id) {
+		h.message(w, r, http.StatusNotFound, "No such game", "There is no game "+strconv.Quote(id)+".", "/games")
 		return record.Game{}, false
 	}
-	g, err := a.cfg.Games.Get(id)
+	g, err := h.cfg.Games.Get(id)
 	if errors.Is(err, record.ErrNotFound) {
-		a.message(w, r, http.StatusNotFound, "No such game", "There is no game "+id+" (it may have been rotated away).", "/games")
+		h.message(w, r, http.StatusNotFound, "No such game", "There is no game "+id+" (it may have been rotated away).", "/games")
 		return record.Game{}, false
 	}
 	if err != nil {
-		a.log.Warn("read game", "game", id, "err", err)
-		a.message(w, r, http.StatusInternalServerError, "Game unreadable", "The game could not be read: "+err.Error(), "/games")
+		h.log.Warn("read game", "game", id, "err", err)
+		h.message(w, r, http.StatusInternalServerError, "Game unreadable", "The game could not be read: "+err.Error(), "/games")
 		return record.Game{}, false
 	}
 	return g, true
 }
 
-func (a *app) serveReplay(w http.ResponseWriter, r *http.Request) {
-	g, ok := a.gameOr404(w, r)
+func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
+	g, ok := h.gameOr404(w, r)
 	if !ok {
 		return
 	}
-	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: a.hub.Snapshot()}, Game: g, GGF: g.Mode == "std"}
+	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: h.hub.Snapshot()}, Game: g, GGF: g.Mode == "std"}
 	positions, err := g.Replay()
 	if err != nil {
 		p.Error = err.Error()
@@ -161,7 +163,7 @@ func (a *app) serveReplay(w http.ResponseWriter, r *http.Request) {
 	clock := [2]int64{g.ClockMS, g.ClockMS}
 	for i, pos := range positions {
 		b, wh := pos.Count()
-		f := frame{Ply: i, Leg: Leg{BoardSize: g.BoardSize, Board: pos.Board(), Blocked: g.Blocked, LastMove: -2},
+		f := frame{Ply: i, Leg: state.Leg{BoardSize: g.BoardSize, Board: pos.Board(), Blocked: g.Blocked, LastMove: -2},
 			Discs: [2]int{b, wh}}
 		if i > 0 {
 			m := g.Moves[i-1]
@@ -174,7 +176,7 @@ func (a *app) serveReplay(w http.ResponseWriter, r *http.Request) {
 		f.Clock = clock
 		p.Frames = append(p.Frames, f)
 	}
-	a.render(w, http.StatusOK, "replay", p)
+	h.render(w, http.StatusOK, "replay", p)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -187,52 +189,52 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(append(b, '\n'))
 }
 
-func (a *app) serveAPIGames(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveAPIGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	out := struct {
 		Games []record.Summary   `json:"games"`
 		Total int                `json:"total"`
 		Store record.StoreStatus `json:"store"`
 	}{Games: []record.Summary{}}
-	if a.cfg.Games != nil {
-		out.Games, out.Total = a.cfg.Games.List(gamesFilter(q), intParam(q, "offset", 0, 0, 1<<30), intParam(q, "limit", gamesPerPage, 1, maxGamesAPI))
-		out.Store = a.cfg.Games.Status()
+	if h.cfg.Games != nil {
+		out.Games, out.Total = h.cfg.Games.List(gamesFilter(q), intParam(q, "offset", 0, 0, 1<<30), intParam(q, "limit", gamesPerPage, 1, maxGamesAPI))
+		out.Store = h.cfg.Games.Status()
 	}
 	writeJSON(w, out)
 }
 
-func (a *app) apiGame(w http.ResponseWriter, r *http.Request) (record.Game, bool) {
+func (h *Handler) apiGame(w http.ResponseWriter, r *http.Request) (record.Game, bool) {
 	id := r.PathValue("id")
-	if a.cfg.Games == nil || !record.ValidID(id) {
+	if h.cfg.Games == nil || !record.ValidID(id) {
 		http.Error(w, "no such game", http.StatusNotFound)
 		return record.Game{}, false
 	}
-	g, err := a.cfg.Games.Get(id)
+	g, err := h.cfg.Games.Get(id)
 	if errors.Is(err, record.ErrNotFound) {
 		http.Error(w, "no such game", http.StatusNotFound)
 		return record.Game{}, false
 	}
 	if err != nil {
-		a.log.Warn("read game", "game", id, "err", err)
+		h.log.Warn("read game", "game", id, "err", err)
 		http.Error(w, "game unreadable", http.StatusInternalServerError)
 		return record.Game{}, false
 	}
 	return g, true
 }
 
-func (a *app) serveAPIGame(w http.ResponseWriter, r *http.Request) {
-	if g, ok := a.apiGame(w, r); ok {
+func (h *Handler) serveAPIGame(w http.ResponseWriter, r *http.Request) {
+	if g, ok := h.apiGame(w, r); ok {
 		writeJSON(w, g)
 	}
 }
 
-func (a *app) serveGameDownload(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveGameDownload(w http.ResponseWriter, r *http.Request) {
 	format := r.PathValue("format")
 	if format != "ggf" && format != "jsonl" {
 		http.Error(w, "format is ggf or jsonl", http.StatusNotFound)
 		return
 	}
-	g, ok := a.apiGame(w, r)
+	g, ok := h.apiGame(w, r)
 	if !ok {
 		return
 	}
@@ -258,19 +260,19 @@ func (a *app) serveGameDownload(w http.ResponseWriter, r *http.Request) {
 	w.Write(body)
 }
 
-func (a *app) serveExport(format string) http.HandlerFunc {
+func (h *Handler) serveExport(format string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
-		if a.cfg.Games != nil {
+		if h.cfg.Games != nil {
 			f := gamesFilter(r.URL.Query())
 			var err error
 			if format == "ggf" {
-				err = a.cfg.Games.WriteGGF(&buf, f)
+				err = h.cfg.Games.WriteGGF(&buf, f)
 			} else {
-				err = a.cfg.Games.WriteJSONL(&buf, f)
+				err = h.cfg.Games.WriteJSONL(&buf, f)
 			}
 			if err != nil {
-				a.log.Warn("export games", "err", err)
+				h.log.Warn("export games", "err", err)
 				http.Error(w, "games unreadable", http.StatusInternalServerError)
 				return
 			}

@@ -1,4 +1,4 @@
-package appliance
+package web
 
 import (
 	"net"
@@ -17,7 +17,7 @@ import (
 // would lock the owner out with the attacker (a LAN has many addresses).
 // Instead the limiter counts every client's failures in the window, and
 // the caller makes the secret harder when global of them have come (a
-// longer pairing code; see app.serveSetup and SECURITY.md). Safe for
+// longer pairing code; see Handler.serveSetup and SECURITY.md). Safe for
 // concurrent use.
 type failureLimiter struct {
 	mu        sync.Mutex

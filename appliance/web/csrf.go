@@ -1,4 +1,4 @@
-package appliance
+package web
 
 import (
 	"crypto/hmac"
@@ -9,13 +9,14 @@ import (
 	"net/http"
 )
 
-// csrfCookie holds a random browser secret; every form carries
-// HMAC(server key, secret), which a page on another site can neither read nor
-// forge. The cookie is SameSite=Strict on top.
-const (
-	csrfCookie = "flipbot_csrf"
-	csrfField  = "csrf"
-)
+// CSRFCookie is the cookie holding a random browser secret; every form
+// carries HMAC(server key, secret) in its csrf field, which a page on
+// another site can neither read nor forge. The cookie is SameSite=Strict
+// on top. It also tells browsers apart for their notices (flash.go).
+const CSRFCookie = "flipbot_csrf"
+
+// csrfField is the forms' field holding the token.
+const csrfField = "csrf"
 
 // csrfGuard issues and checks CSRF tokens. key is fixed for the process.
 type csrfGuard struct {
@@ -38,14 +39,14 @@ func (g *csrfGuard) mac(secret string) string {
 
 // token returns the form token for r, setting the cookie on w when r has none.
 func (g *csrfGuard) token(w http.ResponseWriter, r *http.Request) string {
-	if c, err := r.Cookie(csrfCookie); err == nil && len(c.Value) >= 20 {
+	if c, err := r.Cookie(CSRFCookie); err == nil && len(c.Value) >= 20 {
 		return g.mac(c.Value)
 	}
 	b := make([]byte, 24)
 	rand.Read(b) // never fails (crypto/rand panics instead since Go 1.24)
 	secret := base64.RawURLEncoding.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{
-		Name: csrfCookie, Value: secret, Path: "/",
+		Name: CSRFCookie, Value: secret, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
 	})
 	return g.mac(secret)
@@ -53,7 +54,7 @@ func (g *csrfGuard) token(w http.ResponseWriter, r *http.Request) string {
 
 // check reports whether the posted form of r carries the token matching its cookie.
 func (g *csrfGuard) check(r *http.Request) bool {
-	c, err := r.Cookie(csrfCookie)
+	c, err := r.Cookie(CSRFCookie)
 	if err != nil || c.Value == "" {
 		return false
 	}

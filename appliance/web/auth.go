@@ -1,13 +1,11 @@
-package appliance
+package web
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/big"
 	"net/http"
 	"os"
 	"strings"
@@ -16,13 +14,6 @@ import (
 // AdminUser is the HTTP Basic user name of the admin password, the same as
 // gokrazy's web UI.
 const AdminUser = "gokrazy"
-
-// DevicePasswordFiles are where gokrazy keeps its web UI password on the
-// device, in the order they are tried.
-var devicePasswordFiles = []string{"/perm/gokr-pw.txt", "/etc/gokr-pw.txt"}
-
-// DevicePasswordFiles returns gokrazy's password files, first match wins.
-func DevicePasswordFiles() []string { return append([]string(nil), devicePasswordFiles...) }
 
 // errNoPassword means no admin password is configured, so admin pages are shut.
 var errNoPassword = errors.New("no admin password is configured")
@@ -64,27 +55,6 @@ func (p passwordSource) checkBasic(r *http.Request) (ok, present bool, err error
 	return present && subtle.ConstantTimeCompare(a[:], b[:]) == 1, present, nil
 }
 
-// newPairingCode returns six random decimal digits from crypto/rand.
-func newPairingCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", fmt.Errorf("pairing code: %w", err)
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
-}
-
-// newLongPairingCode returns twelve random decimal digits from
-// crypto/rand, grouped by four with dashes: the code after too many wrong
-// tries (SECURITY.md).
-func newLongPairingCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000_000_000))
-	if err != nil {
-		return "", fmt.Errorf("pairing code: %w", err)
-	}
-	s := fmt.Sprintf("%012d", n.Int64())
-	return s[:4] + "-" + s[4:8] + "-" + s[8:], nil
-}
-
 // ungroup drops the spaces and dashes that group a code's digits.
 func ungroup(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -103,18 +73,4 @@ func codeMatches(typed, code string) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(typed), []byte(code)) == 1
-}
-
-// randomPassword returns a password for a PC run without one configured.
-func randomPassword() (string, error) {
-	const letters = "abcdefghijkmnpqrstuvwxyz23456789"
-	b := make([]byte, 16)
-	for i := range b {
-		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(letters))))
-		if err != nil {
-			return "", fmt.Errorf("random password: %w", err)
-		}
-		b[i] = letters[n.Int64()]
-	}
-	return string(b), nil
 }

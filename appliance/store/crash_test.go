@@ -1,4 +1,4 @@
-package appliance
+package store
 
 import (
 	"os"
@@ -16,31 +16,34 @@ import (
 // the next start reads the old token.
 func TestTokenStoreProcessDiesBeforeRename(t *testing.T) {
 	if dir := os.Getenv("FLIPBOT_CRASH_DIR"); dir != "" {
-		s := NewTokenStore(dir)
-		s.ops.fault = func(stage string) error {
-			if stage == os.Getenv("FLIPBOT_CRASH_STAGE") {
+		s := NewTokenFile(dir)
+		s.FS.Fault = func(stage Stage) error {
+			if string(stage) == os.Getenv("FLIPBOT_CRASH_STAGE") {
 				os.Exit(3) // no deferred clean-up runs, like a power cut
 			}
 			return nil
 		}
-		s.Save(tokB)
+		s.Save(mustToken(t, tokB))
 		os.Exit(0)
 	}
-	for _, tc := range []struct{ stage, want string }{{stageWritten, tokA}, {stageRenamed, tokB}} {
-		t.Run(tc.stage, func(t *testing.T) {
+	for _, tc := range []struct {
+		stage Stage
+		want  string
+	}{{StageWritten, tokA}, {StageRenamed, tokB}} {
+		t.Run(string(tc.stage), func(t *testing.T) {
 			dir := t.TempDir()
-			require.NoError(t, NewTokenStore(dir).Save(tokA))
+			require.NoError(t, NewTokenFile(dir).Save(mustToken(t, tokA)))
 			cmd := exec.Command(os.Args[0], "-test.run=^TestTokenStoreProcessDiesBeforeRename$")
-			cmd.Env = append(os.Environ(), "FLIPBOT_CRASH_DIR="+dir, "FLIPBOT_CRASH_STAGE="+tc.stage)
+			cmd.Env = append(os.Environ(), "FLIPBOT_CRASH_DIR="+dir, "FLIPBOT_CRASH_STAGE="+string(tc.stage))
 			err := cmd.Run()
 			var exit *exec.ExitError
 			require.ErrorAs(t, err, &exit)
 			require.Equal(t, 3, exit.ExitCode(), "the child died inside the write")
 
-			got, err := NewTokenStore(dir).Load()
+			got, err := NewTokenFile(dir).Load()
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
-			if tc.stage == stageWritten {
+			assert.Equal(t, tc.want, got.Reveal())
+			if tc.stage == StageWritten {
 				m, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
 				require.Len(t, m, 1, "the complete temp file is left behind")
 				b, _ := os.ReadFile(m[0])

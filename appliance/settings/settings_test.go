@@ -1,4 +1,4 @@
-package appliance
+package settings
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 )
 
 func TestDefaultSettingsValid(t *testing.T) {
-	require.NoError(t, DefaultSettings().Validate(false))
+	require.NoError(t, Default().Validate(false))
 }
 
 func TestSettingsValidate(t *testing.T) {
@@ -46,7 +46,7 @@ func TestSettingsValidate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := DefaultSettings()
+			s := Default()
 			tc.change(&s)
 			err := s.Validate(tc.egaroucid)
 			if tc.wantErr == "" {
@@ -60,31 +60,31 @@ func TestSettingsValidate(t *testing.T) {
 }
 
 func TestSettingsStore(t *testing.T) {
-	st := NewSettingsStore(t.TempDir())
+	st := NewFile(t.TempDir())
 	s, err := st.Load()
 	require.NoError(t, err)
-	assert.Equal(t, DefaultSettings(), s, "no file: defaults")
+	assert.Equal(t, Default(), s, "no file: defaults")
 
 	s.MaxMatches, s.HashMB, s.Display = 3, 128, "lcd2004"
 	require.NoError(t, st.Save(s))
 	got, err := st.Load()
 	require.NoError(t, err)
 	assert.Equal(t, s, got)
-	fi, err := os.Stat(filepath.Join(st.Dir, SettingsFileName))
+	fi, err := os.Stat(filepath.Join(st.Dir, FileName))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 
-	require.NoError(t, os.WriteFile(filepath.Join(st.Dir, SettingsFileName), []byte("{not json"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(st.Dir, FileName), []byte("{not json"), 0o600))
 	got, err = st.Load()
 	require.Error(t, err)
-	assert.Equal(t, DefaultSettings(), got, "damaged file: defaults, device keeps running")
+	assert.Equal(t, Default(), got, "damaged file: defaults, device keeps running")
 }
 
 func TestParseSettingsPartial(t *testing.T) {
-	s, err := ParseSettings([]byte(`{"threads": 2}`))
+	s, err := Parse([]byte(`{"threads": 2}`))
 	require.NoError(t, err)
 	assert.Equal(t, 2, s.Threads)
-	assert.Equal(t, DefaultSettings().MaxMatches, s.MaxMatches)
+	assert.Equal(t, Default().MaxMatches, s.MaxMatches)
 	assert.Equal(t, EngineBuiltin, s.Engines["octagon"])
 }
 
@@ -95,7 +95,7 @@ func TestSettingsFromForm(t *testing.T) {
 		"led_online": {"gpio5"}, "led_game": {"none"}, "led_error": {""},
 		"display": {"ssd1306"}, "i2c_bus": {"1"},
 	}
-	s, err := settingsFromForm(DefaultSettings(), f)
+	s, err := FromForm(Default(), f)
 	require.NoError(t, err)
 	require.NoError(t, s.Validate(true))
 	assert.Equal(t, 4, s.MaxMatches)
@@ -105,17 +105,17 @@ func TestSettingsFromForm(t *testing.T) {
 	assert.Equal(t, LEDPins{Online: "GPIO5", Game: "none", Error: ""}, s.LEDs)
 
 	f.Set("threads", "many")
-	_, err = settingsFromForm(DefaultSettings(), f)
+	_, err = FromForm(Default(), f)
 	require.ErrorContains(t, err, "threads")
 }
 
 func FuzzParseSettings(f *testing.F) {
-	b, _ := json.Marshal(DefaultSettings())
+	b, _ := json.Marshal(Default())
 	f.Add(b)
 	f.Add([]byte(`{"engines":null,"leds":{"online":"GPIO99"}}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := ParseSettings(b)
+		s, err := Parse(b)
 		if err != nil {
 			return
 		}
@@ -134,7 +134,7 @@ func FuzzSettingsFromForm(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s, err := settingsFromForm(DefaultSettings(), v)
+		s, err := FromForm(Default(), v)
 		if err != nil {
 			return
 		}
@@ -158,7 +158,7 @@ func TestLEDPinDuplicatesAfterNormalising(t *testing.T) {
 		{"none twice", LEDPins{Online: "none", Game: "NONE", Error: ""}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := DefaultSettings()
+			s := Default()
 			s.LEDs = tc.leds
 			err := s.Validate(false)
 			if tc.dup {

@@ -1,0 +1,24 @@
+// Package state is the appliance's state model: one [Status] that says
+// everything the device shows, kept by a [Hub] that publishes it to the
+// pages, /api/status and the indicators.
+//
+// A Status is facts (the runtime's [Phase], where the token comes from,
+// the bot's report, the device, /perm, the card's token file, the game
+// records); its [Kind], the one word shown as "state", is derived from
+// them on every Hub.Update, in the order of what the owner must act on
+// first. Writers change the Status only through Hub.Update; readers take
+// deep copies (Hub.Snapshot) or wait for changes (Hub.Subscribe).
+//
+// Files:
+//
+//   - kind.go: [Kind], its machine names (/api/status) and texts (pages).
+//   - status.go: [Status] and its parts ([Phase], [TokenSource],
+//     [EngineSettings], [Device], [Storage], [CardToken]); the bot's own
+//     types are aliased ([BotInfo], [Match], [Leg], [Result]).
+//   - hub.go: [Hub], the one owner of the Status.
+//
+// The package is a leaf of the appliance: it imports the bot's status types
+// (bot, bot/record) and nothing of the appliance, of the pages or of the
+// hardware (the gpio package has its own input type; the appliance maps a
+// Kind onto it).
+package state
