@@ -3,9 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
-	"net"
 	"runtime"
 	"sync"
 	"time"
@@ -320,7 +318,7 @@ func (b *Bot) noteErr(err error) {
 	msg := err.Error()
 	if msg != b.lastErr {
 		b.lastErr = msg
-		b.networkDown = isNetwork(err)
+		b.networkDown = flipsight.IsNetwork(err)
 		b.publish()
 	}
 }
@@ -341,18 +339,4 @@ func (b *Bot) publish() {
 	if b.opts.OnStatus != nil {
 		b.opts.OnStatus(st.clone())
 	}
-}
-
-// isNetwork reports whether err is a failure to reach the server (no HTTP
-// answer at all).
-func isNetwork(err error) bool {
-	if flipsight.AsAPIError(err) != nil || errors.Is(err, flipsight.ErrResponseTooLarge) ||
-		errors.Is(err, flipsight.ErrBadEvent) || errors.Is(err, flipsight.ErrStreamSilent) {
-		return false
-	}
-	var ne net.Error
-	var oe *net.OpError
-	var de *net.DNSError
-	return errors.As(err, &ne) || errors.As(err, &oe) || errors.As(err, &de) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF)
 }
