@@ -66,7 +66,7 @@ func fake(args []string) int {
 		_ = os.WriteFile(args[1], []byte(strconv.Itoa(c.Process.Pid)), 0o600)
 		return 0
 	}
-	return 2
+	return fakeOS(args)
 }
 
 func start(t *testing.T, log *enginetest.Log, cfg Config, args ...string) *Process {
@@ -119,8 +119,8 @@ func TestStopEscalates(t *testing.T) {
 		behaviour string
 		want      string
 	}{
-		{"ignorequit", "signal: terminated"},
-		{"ignoreterm", "signal: killed"},
+		{"ignorequit", wantTerminated},
+		{"ignoreterm", wantKilled},
 	}
 	for _, tc := range tests {
 		t.Run(tc.behaviour, func(t *testing.T) {
@@ -163,7 +163,7 @@ func TestWriteTimeout(t *testing.T) {
 	p.Kill()
 }
 
-func TestGroupIsKilled(t *testing.T) {
+func TestDescendantIsKilled(t *testing.T) {
 	enginetest.NoLeak(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	p := start(t, nil, Config{TermGrace: 100 * time.Millisecond}, "grandchild", pidFile)
@@ -187,24 +187,13 @@ func TestStartErrors(t *testing.T) {
 	require.Error(t, err)
 }
 
-// running reports whether pid is a live, non-zombie process.
-func running(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
 func TestRelativePathWithDir(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	rel, err := filepath.Rel(wd, exe)
-	if err != nil || !strings.Contains(rel, "/") {
+	if err != nil || !strings.ContainsAny(rel, "/"+string(filepath.Separator)) {
 		t.Skip("the test binary has no relative path with a slash from here")
 	}
 	p, err := Start(Config{Path: rel, Args: []string{"echo"}, Dir: t.TempDir(), Env: append(os.Environ(), fakeEnv+"=1")})

@@ -1,11 +1,36 @@
-//go:build linux
-
 package proc
 
-import "syscall"
+import (
+	"log/slog"
+	"syscall"
+)
 
-// sysProcAttr puts the engine in its own process group and has the kernel
-// kill it if we die.
-func sysProcAttr() *syscall.SysProcAttr {
+// tree is the engine's process group (Linux): the engine and every
+// descendant that has not left the group with setsid(2) or setpgid(2).
+type tree struct {
+	pgid int // the engine's pid, which leads the group
+	log  *slog.Logger
+}
+
+func newTree(log *slog.Logger) (*tree, error) { return &tree{log: log}, nil }
+
+// sysProcAttr puts the engine in a new process group of its own and has
+// the kernel kill it if the thread that started it ends (PR_SET_PDEATHSIG,
+// prctl(2); Go's threads end only with the process).
+func (t *tree) sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
+
+func (t *tree) started(pid int) error {
+	t.pgid = pid
+	t.log = t.log.With("pid", pid)
+	return nil
+}
+
+// note has nothing to record: the group is all that is known.
+func (t *tree) note() {}
+
+// kill sends SIGKILL to the group.
+func (t *tree) kill() { t.signalGroup(syscall.SIGKILL) }
+
+func (t *tree) release() {}
