@@ -10,9 +10,21 @@
 //
 // The engine's tree is what the OS lets us hold:
 //
-//   - Unix: a new process group led by the engine; SIGTERM and SIGKILL
-//     go to the group. On Linux the kernel also kills the engine if
-//     flipbot dies (PR_SET_PDEATHSIG).
+//   - Linux: a new process group led by the engine, and everything that
+//     descends from it. The first Start makes flipbot the child subreaper
+//     of its descendants, so that one whose parent dies is re-parented to
+//     flipbot, not to init. The kill sends SIGKILL to the group, then to
+//     each process that /proc shows in the engine's tree (those in its
+//     group, those seen descending from it, and any child of ours that
+//     left our session with setsid), until none is left, and reaps those
+//     re-parented to us. The kernel kills the engine itself if flipbot
+//     dies (PR_SET_PDEATHSIG); its descendants it does not. A program
+//     that starts engines with this package must not start other
+//     children in a session of their own: they would be taken for an
+//     engine's.
+//   - darwin and the BSDs: a new process group led by the engine; SIGTERM
+//     and SIGKILL go to the group. A descendant that leaves the group
+//     escapes.
 //   - Windows: a Job Object. The engine starts suspended, is put in the
 //     job and only then runs, so every process it starts is in the job
 //     too; the kill terminates the job, and so does flipbot's exit, however
@@ -24,15 +36,17 @@
 //
 // Files:
 //
-//	process.go      Start, Send, Lines, Stop and Kill
-//	slot.go         Slot, the restartable process an adapter talks to
-//	env.go          EngineEnv, the engine's environment
-//	split.go        SplitCommand
-//	memory.go       Memory, from /proc (Linux)
-//	sys_unix.go     SIGTERM and SIGKILL to the process group (Unix)
-//	sys_linux.go    the tree on Linux
-//	sys_bsd.go      the tree on darwin and the BSDs
-//	sys_windows.go  the tree on Windows: the Job Object
-//	pipe_unix.go    the pipes to the engine: pipe(2)
-//	pipe_windows.go the pipes to the engine: overlapped named pipes
+//	process.go          Start, Send, Lines, Stop and Kill
+//	slot.go             Slot, the restartable process an adapter talks to
+//	env.go              EngineEnv, the engine's environment
+//	split.go            SplitCommand
+//	memory.go           Memory, from /proc (Linux)
+//	sys_unix.go         SIGTERM and SIGKILL to the process group (Unix)
+//	sys_linux.go        the tree on Linux: which processes are the engine's, their kill
+//	procfs_linux.go     reading /proc/PID/stat
+//	subreaper_linux.go  PR_SET_CHILD_SUBREAPER, and the reaping of orphans
+//	sys_bsd.go          the tree on darwin and the BSDs
+//	sys_windows.go      the tree on Windows: the Job Object
+//	pipe_unix.go        the pipes to the engine: pipe(2)
+//	pipe_windows.go     the pipes to the engine: overlapped named pipes
 package proc
