@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,15 +35,15 @@ func running(pid int) bool {
 // fakeOS are the Windows behaviours of the fake engine.
 func fakeOS(args []string) int {
 	switch args[0] {
-	case "owner": // flipbot: start an engine that has a child, write "engine child" to args[1], exit without stopping it
+	case "owner": // flipbot: start an engine that has a child, print "engine child", exit without stopping it
 		exe, _ := os.Executable()
-		p, err := Start(Config{Path: exe, Args: []string{"grandchild", args[1] + ".child"}, Env: os.Environ()})
+		p, err := Start(Config{Path: exe, Args: []string{"grandchild"}, Env: os.Environ()})
 		if err != nil {
 			return 4
 		}
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if b, err := os.ReadFile(args[1] + ".child"); err == nil && len(b) > 0 {
-				_ = os.WriteFile(args[1], []byte(fmt.Sprintf("%d %s", p.Pid(), b)), 0o600)
+		for l := range p.Lines() {
+			if n, ok := strings.CutPrefix(l, "pid "); ok {
+				fmt.Println(p.Pid(), n)
 				return 0 // the engine is never stopped
 			}
 		}
@@ -59,15 +58,12 @@ func fakeOS(args []string) int {
 func TestJobEndsWithUs(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	file := filepath.Join(t.TempDir(), "pids")
-	owner := exec.Command(exe, "owner", file)
+	owner := exec.Command(exe, "owner")
 	owner.Env = append(os.Environ(), fakeEnv+"=1")
-	out, err := owner.CombinedOutput()
+	out, err := owner.Output()
 	require.NoError(t, err, "%s", out)
-	b, err := os.ReadFile(file)
-	require.NoError(t, err)
 	var pids []int
-	for _, f := range strings.Fields(string(b)) {
+	for _, f := range strings.Fields(string(out)) {
 		pid, err := strconv.Atoi(f)
 		require.NoError(t, err)
 		pids = append(pids, pid)
