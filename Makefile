@@ -39,7 +39,8 @@ test-race:
 	$(GO) test -race -short -count=1 ./...
 
 # The tests that -short skips: the engine's exact solves, the arena's
-# tournaments over HTTP and demo runs, the appliance's pages in Chromium.
+# tournaments over HTTP and demo runs, the appliance's pages in Chromium,
+# the Windows builds under Wine (engines/proc's tests, flipbot.exe's match).
 test-long:
 	FLIPBOT_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 20m ./engines/... ./arena/... ./cmd/flipbot-arena/... ./appliance/...
 
@@ -50,12 +51,14 @@ cross:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o $(BIN)/windows-amd64/ $(addprefix ./cmd/,$(PC_CMDS))
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o $(BIN)/darwin-arm64/ $(addprefix ./cmd/,$(PC_CMDS))
 
-# Debian packages the tests use: qemu-user runs the arm64 test binaries and
-# chromium the page tests. Installed with apt-get when missing and possible;
-# without them those tests say SKIPPED and why.
+# Debian packages the tests use: qemu-user runs the arm64 test binaries,
+# chromium the page tests, wine the Windows builds (and MinGW builds the
+# bcryptprimitives.dll stand-in that Go needs under Wine 8). Installed with
+# apt-get when missing and possible; without them those tests say SKIPPED and why.
 DEB_PKGS := qemu-user:qemu-aarch64 chromium:chromium qemu-system-arm:qemu-system-aarch64 \
 	qemu-efi-aarch64:/usr/share/qemu-efi-aarch64/QEMU_EFI.fd e2fsprogs:/sbin/debugfs \
-	mtools:mcopy dosfstools:/sbin/mkfs.vfat squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++
+	mtools:mcopy dosfstools:/sbin/mkfs.vfat squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++ \
+	wine64:/usr/lib/wine/wine64 wine:wine gcc-mingw-w64-x86-64-win32:x86_64-w64-mingw32-gcc
 deps:
 	@missing=""; for pc in $(DEB_PKGS); do c=$${pc#*:}; command -v $$c >/dev/null 2>&1 || test -e $$c || missing="$$missing $${pc%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
