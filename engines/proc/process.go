@@ -265,10 +265,11 @@ func (p *Process) Kill() { p.stop(false) }
 
 func (p *Process) stop(graceful bool) {
 	p.stopOnce.Do(func() {
-		// The tree as it is now: a child that the engine leaves behind
-		// when it exits below is still known as the engine's (Linux).
-		p.tree.note()
 		if graceful && !p.Exited() {
+			// The tree as it is now: a child that the engine leaves
+			// behind when it exits below is still known as the
+			// engine's (Linux).
+			p.tree.note()
 			if p.cfg.QuitLine != "" {
 				_ = p.Send(p.cfg.QuitLine)
 			}

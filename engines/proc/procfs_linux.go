@@ -56,11 +56,20 @@ func parseStat(b []byte) (procStat, error) {
 
 // readStat reads /proc/PID/stat.
 func readStat(pid int) (procStat, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return procStat{}, err
 	}
-	return parseStat(b)
+	defer f.Close()
+	// One read: the kernel writes the line at once. Its fields up to
+	// starttime fit in 1 KiB: a name of at most 64 bytes and twenty
+	// numbers.
+	var buf [1024]byte
+	n, err := f.Read(buf[:])
+	if err != nil {
+		return procStat{}, err
+	}
+	return parseStat(buf[:n])
 }
 
 // readProcs reads the stat of every process in /proc. A process that

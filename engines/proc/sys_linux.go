@@ -27,6 +27,10 @@ type tree struct {
 	log   *slog.Logger
 }
 
+// killPause is the first wait for killed processes to exit before /proc
+// is read again; it doubles up to 50 ms.
+const killPause = 2 * time.Millisecond
+
 func newTree(log *slog.Logger) (*tree, error) {
 	if err := becomeSubreaper(); err != nil {
 		log.Warn("engine descendants that lose their parent go to init: one that leaves the engine's process group may outlive it", "err", err)
@@ -65,19 +69,23 @@ func (t *tree) note() {
 	}
 }
 
-// kill sends SIGKILL to the engine's group, then to every member of its
-// tree (as [tree.members] finds them in /proc) until a reading of /proc
-// finds none alive, reaping those re-parented to us; it gives up after
-// killWait (a process in uninterruptible sleep dies when it wakes). A
-// child forked while we kill is found by the next reading: in the group,
-// a child of a member, or re-parented to us; a killed process forks no
-// more, so the readings come to an end.
+// kill reads /proc, sends SIGKILL to the engine's group and to every
+// member of its tree (as [tree.members] finds them), and reads again until
+// none is alive, reaping those re-parented to us; it gives up after
+// killWait (a process in uninterruptible sleep dies when it wakes). The
+// first reading comes before the group's kill, so that a child that left
+// the group is found below its living parent. A child forked while we
+// kill is found by the next reading: in the group, a child of a member,
+// or re-parented to us; a killed process forks no more, so the readings
+// come to an end.
 func (t *tree) kill() {
-	t.signalGroup(syscall.SIGKILL)
 	self, sid := os.Getpid(), ourSession()
 	deadline := time.Now().Add(killWait)
-	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+	for round, pause := 0, killPause; ; round, pause = round+1, min(2*pause, 50*time.Millisecond) {
 		procs, err := readProcs()
+		if round == 0 {
+			t.signalGroup(syscall.SIGKILL)
+		}
 		if err != nil {
 			t.log.Warn("read the engine's descendants", "err", err)
 			return
