@@ -1,6 +1,7 @@
 # flipbot — build, test and benchmark.
 #
-#   make test   vet, race tests, the engine's long tests, arm64 cross-build, arm64 tests under qemu-user
+#   make test   vet, race tests, the engine's long tests, cross-builds (linux/arm64; windows/amd64
+#               and darwin/arm64 of flipbot, flipengine, flipbot-arena), arm64 tests under qemu-user
 #   make build  binaries for this machine into bin/
 #   make bench  the benchmarks quoted in README.md (minutes; not part of CI)
 #
@@ -15,6 +16,9 @@ GO       ?= go
 BIN      ?= bin
 ARM64BIN ?= $(BIN)/linux-arm64
 CMDS     := $(notdir $(wildcard cmd/*))
+# The commands that also run on a PC with Windows or a Mac (cross: built for
+# windows/amd64 and darwin/arm64, the other commands are Linux-only tools).
+PC_CMDS  := flipbot flipengine flipbot-arena
 # Packages whose tests also run as linux/arm64 binaries under qemu-user: the
 # rules and the hardware drivers (their bit-level code is what differs on a Pi).
 ARM64_TEST_PKGS ?= ./engines/othello ./gpio ./gpio/led ./gpio/ssd1306 ./gpio/hd44780
@@ -35,21 +39,26 @@ test-race:
 	$(GO) test -race -short -count=1 ./...
 
 # The tests that -short skips: the engine's exact solves, the arena's
-# tournaments over HTTP and demo runs, the appliance's pages in Chromium.
+# tournaments over HTTP and demo runs, the appliance's pages in Chromium,
+# the Windows builds under Wine (engines/proc's tests, flipbot.exe's match).
 test-long:
 	FLIPBOT_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 20m ./engines/... ./arena/... ./cmd/flipbot-arena/... ./appliance/...
 
 cross:
-	@mkdir -p $(ARM64BIN) $(ARM64BIN)/gokrazy
+	@mkdir -p $(ARM64BIN) $(ARM64BIN)/gokrazy $(BIN)/windows-amd64 $(BIN)/darwin-arm64
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o $(ARM64BIN)/ ./cmd/...
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags gokrazy -o $(ARM64BIN)/gokrazy/ ./cmd/...
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o $(BIN)/windows-amd64/ $(addprefix ./cmd/,$(PC_CMDS))
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o $(BIN)/darwin-arm64/ $(addprefix ./cmd/,$(PC_CMDS))
 
-# Debian packages the tests use: qemu-user runs the arm64 test binaries and
-# chromium the page tests. Installed with apt-get when missing and possible;
-# without them those tests say SKIPPED and why.
+# Debian packages the tests use: qemu-user runs the arm64 test binaries,
+# chromium the page tests, wine the Windows builds (and MinGW builds the
+# bcryptprimitives.dll stand-in that Go needs under Wine 8). Installed with
+# apt-get when missing and possible; without them those tests say SKIPPED and why.
 DEB_PKGS := qemu-user:qemu-aarch64 chromium:chromium qemu-system-arm:qemu-system-aarch64 \
 	qemu-efi-aarch64:/usr/share/qemu-efi-aarch64/QEMU_EFI.fd e2fsprogs:/sbin/debugfs \
-	mtools:mcopy dosfstools:/sbin/mkfs.vfat squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++
+	mtools:mcopy dosfstools:/sbin/mkfs.vfat squashfs-tools:unsquashfs g++-aarch64-linux-gnu:aarch64-linux-gnu-g++ \
+	wine64:/usr/lib/wine/wine64 wine:wine gcc-mingw-w64-x86-64-win32:x86_64-w64-mingw32-gcc
 deps:
 	@missing=""; for pc in $(DEB_PKGS); do c=$${pc#*:}; command -v $$c >/dev/null 2>&1 || test -e $$c || missing="$$missing $${pc%%:*}"; done; \
 	if [ -n "$$missing" ]; then \

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestParseStatusMemory(t *testing.T) {
 }
 
 func TestProcessMemory(t *testing.T) {
-	if _, err := os.Stat("/proc/self/status"); err != nil {
+	if _, err := os.Stat("/proc/self/status"); err != nil || runtime.GOOS != "linux" {
 		t.Skip("no /proc here")
 	}
 	p := start(t, nil, Config{QuitLine: "quit"}, "echo")

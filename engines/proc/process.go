@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -25,7 +24,7 @@ const (
 	DefaultTermGrace    = 300 * time.Millisecond
 	DefaultWriteTimeout = 2 * time.Second
 	DefaultMaxLineBytes = 64 << 10
-	// killWait bounds the wait for the kernel to reap a SIGKILLed process.
+	// killWait bounds the wait for a killed process to be reaped.
 	killWait = 5 * time.Second
 	// lineBuffer is the number of stdout lines held for the reader.
 	lineBuffer = 64
@@ -53,8 +52,10 @@ type Config struct {
 	StderrLevel slog.Level
 	// QuitLine, when not empty, is written to stdin first by Stop.
 	QuitLine string
-	// QuitGrace is how long Stop waits after QuitLine before SIGTERM, and
-	// TermGrace how long after SIGTERM before SIGKILL (zero: defaults).
+	// QuitGrace is how long Stop waits after QuitLine and the end of
+	// stdin before SIGTERM, and TermGrace how long after SIGTERM before
+	// the kill (zero: defaults). Windows has no SIGTERM: there the engine
+	// gets both graces after the end of its stdin.
 	QuitGrace, TermGrace time.Duration
 	// WriteTimeout bounds one write to stdin (zero: default).
 	WriteTimeout time.Duration
@@ -69,6 +70,7 @@ type Process struct {
 	cfg    Config
 	log    *slog.Logger
 	cmd    *exec.Cmd
+	tree   *tree // the engine's process tree, as the OS lets us hold it
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
@@ -83,7 +85,9 @@ type Process struct {
 	waitErr  error // set before done is closed
 }
 
-// Start starts the program described by cfg in a new process group.
+// Start starts the program described by cfg in a process tree of its
+// own: a new process group on Unix, a Job Object on Windows (see the
+// package documentation).
 func Start(cfg Config) (*Process, error) {
 	if cfg.Path == "" {
 		return nil, fmt.Errorf("start engine: %w", ErrEmptyCommand)
@@ -107,35 +111,36 @@ func Start(cfg Config) (*Process, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	log = log.With("engine", cfg.Name)
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
 			_ = f.Close()
 		}
 	}
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
+	pipe := func(out bool) (ours, theirs *os.File, err error) {
+		ours, theirs, err = newPipe(out)
 		if err == nil {
-			files = append(files, r, w)
+			files = append(files, ours, theirs)
 		}
-		return r, w, err
+		return ours, theirs, err
 	}
-	inR, inW, err := pipe()
+	inW, inR, err := pipe(false)
 	if err != nil {
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
-	outR, outW, err := pipe()
+	outR, outW, err := pipe(true)
 	if err != nil {
 		closeAll()
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
-	errR, errW, err := pipe()
+	errR, errW, err := pipe(true)
 	if err != nil {
 		closeAll()
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
 	path := cfg.Path
-	if strings.Contains(path, "/") && !filepath.IsAbs(path) {
+	if strings.ContainsAny(path, "/"+string(filepath.Separator)) && !filepath.IsAbs(path) {
 		// A relative path would be taken relative to Dir by the child.
 		abs, err := filepath.Abs(path)
 		if err != nil {
@@ -151,8 +156,23 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Env = defaultEnv()
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = sysProcAttr()
+	t, err := newTree(log)
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+	}
+	cmd.SysProcAttr = t.sysProcAttr()
 	if err := cmd.Start(); err != nil {
+		t.release()
+		closeAll()
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
+	}
+	if err := t.started(cmd.Process.Pid); err != nil {
+		// Not contained, so not run: the process has not run a single
+		// instruction where the OS starts it suspended (Windows).
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.release()
 		closeAll()
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
@@ -162,8 +182,9 @@ func Start(cfg Config) (*Process, error) {
 	_ = errW.Close()
 	p := &Process{
 		cfg:     cfg,
-		log:     log.With("engine", cfg.Name, "pid", cmd.Process.Pid),
+		log:     log.With("pid", cmd.Process.Pid),
 		cmd:     cmd,
+		tree:    t,
 		stdin:   inW,
 		stdout:  outR,
 		stderr:  errR,
@@ -179,7 +200,7 @@ func Start(cfg Config) (*Process, error) {
 	return p, nil
 }
 
-// Pid returns the process id (also its process group id).
+// Pid returns the process id (on Unix also its process group id).
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Lines delivers the lines the process writes to stdout, without the line
@@ -223,7 +244,7 @@ func (p *Process) Send(line string) error {
 		return fmt.Errorf("send to engine %s: %w", p.cfg.Name, err)
 	}
 	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
-		if p.Exited() || errors.Is(err, syscall.EPIPE) {
+		if p.Exited() || isBrokenPipe(err) {
 			return fmt.Errorf("send to engine %s: %w", p.cfg.Name, ErrExited)
 		}
 		return fmt.Errorf("send to engine %s: %w", p.cfg.Name, err)
@@ -231,17 +252,24 @@ func (p *Process) Send(line string) error {
 	return nil
 }
 
-// Stop ends the process and its group: QuitLine (if configured) and the
-// end of its stdin, then SIGTERM, then SIGKILL, each after its grace period; it returns when the
-// process is reaped and the reader goroutines have ended. It is idempotent.
+// Stop ends the process and its descendants: QuitLine (if configured) and
+// the end of its stdin, then SIGTERM to its process group (not on
+// Windows), each followed by its grace period, then the kill of its whole
+// tree; it returns when the process is reaped and the reader goroutines
+// have ended. It is idempotent.
 func (p *Process) Stop() { p.stop(true) }
 
-// Kill ends the process group at once with SIGKILL and cleans up like Stop.
+// Kill kills the process and its descendants at once and cleans up like
+// Stop.
 func (p *Process) Kill() { p.stop(false) }
 
 func (p *Process) stop(graceful bool) {
 	p.stopOnce.Do(func() {
 		if graceful && !p.Exited() {
+			// The tree as it is now: a child that the engine leaves
+			// behind when it exits below is still known as the
+			// engine's (Linux).
+			p.tree.note()
 			if p.cfg.QuitLine != "" {
 				_ = p.Send(p.cfg.QuitLine)
 			}
@@ -251,16 +279,17 @@ func (p *Process) stop(graceful bool) {
 			p.writeMu.Unlock()
 			p.waitDone(p.cfg.QuitGrace)
 			if !p.Exited() {
-				p.signalGroup(syscall.SIGTERM)
+				p.tree.terminate()
 				p.waitDone(p.cfg.TermGrace)
 			}
 		}
-		// SIGKILL the group even when the leader is gone: it reaches any
+		// Kill the tree even when the engine is gone: it reaches any
 		// child the engine left behind.
-		p.signalGroup(syscall.SIGKILL)
+		p.tree.kill()
 		if !p.waitDone(killWait) {
-			p.log.Error("engine did not exit after SIGKILL")
+			p.log.Error("engine did not exit when killed")
 		}
+		p.tree.release()
 		close(p.closing)
 		p.writeMu.Lock()
 		_ = p.stdin.Close()
@@ -271,12 +300,6 @@ func (p *Process) stop(graceful bool) {
 		p.readers.Wait()
 		p.log.Debug("engine stopped", "status", exitText(p.ExitErr()))
 	})
-}
-
-func (p *Process) signalGroup(sig syscall.Signal) {
-	if err := syscall.Kill(-p.Pid(), sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		p.log.Warn("signal engine group", "signal", sig.String(), "err", err)
-	}
 }
 
 // waitDone waits up to d for the process to exit and reports whether it did.

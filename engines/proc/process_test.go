@@ -56,17 +56,17 @@ func fake(args []string) int {
 		w.Flush()
 		fmt.Fprintln(os.Stderr, "a diagnostic")
 		return 0
-	case "grandchild": // leave a child holding stdout, write its pid, exit
+	case "grandchild": // leave a child holding stdout, print "pid N" of it, exit
 		exe, _ := os.Executable()
 		c := exec.Command(exe, "ignorequit")
 		c.Stdout = os.Stdout
 		if err := c.Start(); err != nil {
 			return 4
 		}
-		_ = os.WriteFile(args[1], []byte(strconv.Itoa(c.Process.Pid)), 0o600)
+		fmt.Println("pid", c.Process.Pid)
 		return 0
 	}
-	return 2
+	return fakeOS(args)
 }
 
 func start(t *testing.T, log *enginetest.Log, cfg Config, args ...string) *Process {
@@ -119,8 +119,8 @@ func TestStopEscalates(t *testing.T) {
 		behaviour string
 		want      string
 	}{
-		{"ignorequit", "signal: terminated"},
-		{"ignoreterm", "signal: killed"},
+		{"ignorequit", wantTerminated},
+		{"ignoreterm", wantKilled},
 	}
 	for _, tc := range tests {
 		t.Run(tc.behaviour, func(t *testing.T) {
@@ -163,39 +163,41 @@ func TestWriteTimeout(t *testing.T) {
 	p.Kill()
 }
 
-func TestGroupIsKilled(t *testing.T) {
+func TestDescendantIsKilled(t *testing.T) {
 	enginetest.NoLeak(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	p := start(t, nil, Config{TermGrace: 100 * time.Millisecond}, "grandchild", pidFile)
+	p := start(t, nil, Config{TermGrace: 100 * time.Millisecond}, "grandchild")
 	<-p.Done()
-	b, err := os.ReadFile(pidFile)
-	require.NoError(t, err)
-	pid, err := strconv.Atoi(string(b))
-	require.NoError(t, err)
-	got, _ := next(t, p)
-	assert.Equal(t, "ready", got, "the grandchild still writes to our pipe")
+	pid, ready := grandchild(t, p)
+	assert.True(t, ready, "the grandchild still writes to our pipe")
 	p.Stop()
 	require.Eventually(t, func() bool { return !running(pid) }, 5*time.Second, 10*time.Millisecond)
+}
+
+// grandchild reads the two lines of the grandchild fake, in either order:
+// its child's pid and that child's "ready".
+func grandchild(t *testing.T, p *Process) (pid int, ready bool) {
+	t.Helper()
+	for range 2 {
+		l, _ := next(t, p)
+		if n, ok := strings.CutPrefix(l, "pid "); ok {
+			var err error
+			pid, err = strconv.Atoi(n)
+			require.NoError(t, err)
+		} else {
+			ready = ready || l == "ready"
+		}
+	}
+	require.NotZero(t, pid)
+	return pid, ready
 }
 
 func TestStartErrors(t *testing.T) {
 	_, err := Start(Config{})
 	require.ErrorIs(t, err, ErrEmptyCommand)
-	_, err = Start(Config{Path: filepath.Join(t.TempDir(), "missing")})
+	_, err = Start(Config{Path: filepath.Join(os.TempDir(), "no-such-dir-xyz", "missing")})
 	require.Error(t, err)
 	_, err = Start(Config{Path: "no-such-engine-in-path-xyz"})
 	require.Error(t, err)
-}
-
-// running reports whether pid is a live, non-zombie process.
-func running(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 func TestRelativePathWithDir(t *testing.T) {
@@ -204,10 +206,10 @@ func TestRelativePathWithDir(t *testing.T) {
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	rel, err := filepath.Rel(wd, exe)
-	if err != nil || !strings.Contains(rel, "/") {
+	if err != nil || !strings.ContainsAny(rel, "/"+string(filepath.Separator)) {
 		t.Skip("the test binary has no relative path with a slash from here")
 	}
-	p, err := Start(Config{Path: rel, Args: []string{"echo"}, Dir: t.TempDir(), Env: append(os.Environ(), fakeEnv+"=1")})
+	p, err := Start(Config{Path: rel, Args: []string{"echo"}, Dir: os.TempDir(), Env: append(os.Environ(), fakeEnv+"=1")})
 	require.NoError(t, err, "a relative path is taken from our directory, not Dir")
 	defer p.Kill()
 	require.NoError(t, p.Send("hi"))

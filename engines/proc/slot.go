@@ -107,8 +107,8 @@ func (s *Slot) Start() error {
 	return err
 }
 
-// Close stops the process (its quit line, SIGTERM, SIGKILL to its group);
-// Process returns ErrClosed afterwards.
+// Close stops the process and its descendants ([Process.Stop]); Process
+// returns ErrClosed afterwards.
 func (s *Slot) Close() error {
 	s.mu.Lock()
 	p := s.p
