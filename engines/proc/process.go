@@ -368,16 +368,28 @@ func readLine(r *bufio.Reader, max int) (string, error) {
 	}
 }
 
-// readStderr logs every stderr line.
+// readStderr logs the stderr lines, at most as many as a lineLimiter lets
+// through; it reads every line, so that the engine never blocks on a full
+// pipe.
 func (p *Process) readStderr() {
 	defer p.readers.Done()
 	r := bufio.NewReaderSize(p.stderr, 4096)
+	lim := newLineLimiter(stderrRate, stderrBurst)
+	ctx := context.Background()
 	for {
 		line, err := readLine(r, maxLogLine)
 		if strings.TrimSpace(line) != "" {
-			p.log.Log(context.Background(), p.cfg.StderrLevel, "engine stderr", "line", line)
+			if ok, dropped := lim.allow(time.Now()); ok {
+				if dropped > 0 {
+					p.log.Warn("engine stderr lines dropped: more than the log takes", "dropped", dropped)
+				}
+				p.log.Log(ctx, p.cfg.StderrLevel, "engine stderr", "line", line)
+			}
 		}
 		if err != nil {
+			if lim.dropped > 0 {
+				p.log.Warn("engine stderr lines dropped: more than the log takes", "dropped", lim.dropped)
+			}
 			return
 		}
 	}

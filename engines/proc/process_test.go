@@ -48,6 +48,13 @@ func fake(args []string) int {
 		signal.Ignore(syscall.SIGTERM)
 		fmt.Println("ready")
 		time.Sleep(time.Hour)
+	case "floodstderr": // 10,000 stderr lines at once, then exit
+		w := bufio.NewWriter(os.Stderr)
+		for i := range 10000 {
+			fmt.Fprintf(w, "noise %d\n", i)
+		}
+		w.Flush()
+		return 0
 	case "output":
 		w := bufio.NewWriter(os.Stdout)
 		w.WriteString(strings.Repeat("x", 200<<10) + "\r\n")
