@@ -375,25 +375,7 @@ func TestSlowStartIsKeptAcrossMoves(t *testing.T) {
 	e := newFake(t, nil, "startup 5000")
 	require.NoError(t, e.Start())
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: 60 * time.Second, Budget: 4 * time.Second}
-	wait := req.Budget - adapt.ReadyMargin
-	notReady := 0
-	for move := 0; ; move++ {
-		require.Less(t, move, 6, "never ready")
-		asked := time.Now()
-		res, err := e.Move(context.Background(), req)
-		took := time.Since(asked)
-		if err == nil {
-			assert.Equal(t, first(req.Position), res.Move)
-			break
-		}
-		require.ErrorIs(t, err, engines.ErrNotReady, "move %d", move)
-		notReady++
-		assert.InDelta(t, wait.Seconds(), took.Seconds(), 0.25, "move %d: the wait ends ReadyMargin before the budget", move)
-		assert.True(t, e.slot.Running(), "move %d: still starting, not killed", move)
-	}
-	assert.Positive(t, notReady)
-	starts, crashes := e.Stats()
-	assert.Equal(t, [2]int{1, 0}, [2]int{starts, crashes}, "one process, started once")
+	enginetest.SlowStartKept(t, e, req, req.Budget-adapt.ReadyMargin, e.slot.Running, first(req.Position))
 }
 
 // TestStartupWaitIsTakenFromThePlan: a move that waited for the start-up

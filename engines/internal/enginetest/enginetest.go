@@ -6,6 +6,7 @@ package enginetest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -170,5 +171,45 @@ func MoveInBackground(t testing.TB, ctx context.Context, e Supervised) <-chan er
 			t.Fatal("the engine's process never started")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// SlowStartKept checks an adapter whose program is still starting: it asks e
+// for req until a move is answered; every move before that must end with an
+// error wrapping engines.ErrNotReady about wait after it was asked (within a
+// quarter second), while running reports the process still there; the answer
+// is want; and the process was started once and never crashed.
+func SlowStartKept(t *testing.T, e Supervised, req engines.Request, wait time.Duration, running func() bool, want int) {
+	t.Helper()
+	notReady := 0
+	for move := 0; ; move++ {
+		if move >= 6 {
+			t.Fatalf("never ready after %d moves", move)
+		}
+		asked := time.Now()
+		res, err := e.Move(context.Background(), req)
+		took := time.Since(asked)
+		if err == nil {
+			if res.Move != want {
+				t.Errorf("answered %d, want %d", res.Move, want)
+			}
+			break
+		}
+		if !errors.Is(err, engines.ErrNotReady) {
+			t.Fatalf("move %d: %v, want an error wrapping engines.ErrNotReady", move, err)
+		}
+		notReady++
+		if d := took - wait; d < -250*time.Millisecond || d > 250*time.Millisecond {
+			t.Errorf("move %d: the wait took %v, want about %v", move, took, wait)
+		}
+		if !running() {
+			t.Errorf("move %d: the starting process was killed", move)
+		}
+	}
+	if notReady == 0 {
+		t.Error("no move found the program starting")
+	}
+	if starts, crashes := e.Stats(); starts != 1 || crashes != 0 {
+		t.Errorf("%d starts and %d crashes, want one process started once", starts, crashes)
 	}
 }
