@@ -1,7 +1,6 @@
 package appliance
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -23,6 +22,7 @@ import (
 	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 // Two well-formed tokens.
@@ -143,22 +143,7 @@ func (p *fakePlayer) waitStart(t *testing.T) string {
 }
 
 // syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testutil.SyncBuffer
 
 const testPassword = "correct horse battery"
 

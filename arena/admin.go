@@ -14,6 +14,7 @@ import (
 
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // Challenge makes bot from challenge bot to in mode, as agent_challenge
@@ -126,7 +127,7 @@ func (s *Server) adminHandler() http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("cross-origin admin request refused", "path", r.URL.Path,
-			"origin", clip(r.Header.Get("Origin"), 64), "sec_fetch_site", clip(r.Header.Get("Sec-Fetch-Site"), 32))
+			"origin", text.Clip(r.Header.Get("Origin"), 64), "sec_fetch_site", text.Clip(r.Header.Get("Sec-Fetch-Site"), 32))
 		s.adminError(w, http.StatusForbidden, "cross-origin request refused")
 	}))
 	return cop.Handler(http.HandlerFunc(s.serveAdmin))
@@ -151,7 +152,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if host := hostOnly(r.Host); !hostAllowed(host, s.adminHosts) {
-		s.log.Warn("admin request for another host name refused (DNS rebinding?)", "path", r.URL.Path, "host", clip(host, 64))
+		s.log.Warn("admin request for another host name refused (DNS rebinding?)", "path", r.URL.Path, "host", text.Clip(host, 64))
 		s.adminError(w, http.StatusMisdirectedRequest, "this server answers only to its own addresses and names")
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // apiError is a failed call: the spec's error string, with its status.
@@ -136,9 +137,9 @@ func (s *Server) handle(b *bot, req *request) (any, *apiError) {
 func (s *Server) poll(b *bot, req *request, now int64) *flipsight.PollResponse {
 	if req.Environment != nil {
 		env := *req.Environment
-		env.CPU = clip(env.CPU, flipsight.MaxEnvironmentLen)
-		env.OS = clip(env.OS, flipsight.MaxEnvironmentLen)
-		env.Engine = clip(env.Engine, flipsight.MaxEnvironmentLen)
+		env.CPU = text.Clip(env.CPU, flipsight.MaxEnvironmentLen)
+		env.OS = text.Clip(env.OS, flipsight.MaxEnvironmentLen)
+		env.Engine = text.Clip(env.Engine, flipsight.MaxEnvironmentLen)
 		b.env = &env
 	}
 	out := &flipsight.PollResponse{
@@ -179,14 +180,6 @@ func (s *Server) poll(b *bot, req *request, now int64) *flipsight.PollResponse {
 
 // maxEndedInPoll bounds the ended matches one poll lists.
 const maxEndedInPoll = 20
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
-	}
-	return s
-}
 
 func (s *Server) challenge(b *bot, req *request, now int64) (any, *apiError) {
 	var t *bot

@@ -92,43 +92,9 @@ func (l *leg) remaining(now int64) int64 {
 	return l.clocks[l.pos.Turn-1] - (now - l.turnStart)
 }
 
-// randomStart returns a random 12-disc start for mode, as the site makes
-// them: the initial four and 8 random moves (reversi: 12 random placements
-// from the empty board, the centre four first). It retries until the side
-// to move is black and has a legal move.
-func (s *Server) randomStart(mode othello.Mode) (othello.Position, []int) {
-	want := 8
-	if mode == othello.Reversi {
-		want = 12
-	}
-	for {
-		pos := othello.New(mode)
-		var moves []int
-		ok := true
-		for len(moves) < want {
-			legal := pos.LegalMoves()
-			if len(legal) == 0 {
-				if pos.GameOver() {
-					ok = false
-					break
-				}
-				pos, _ = pos.Play(othello.Pass)
-				continue
-			}
-			mv := legal[s.rng.IntN(len(legal))]
-			pos, _ = pos.Play(mv)
-			moves = append(moves, mv)
-		}
-		// Black moves first in both legs, as on the site.
-		if ok && pos.Turn == othello.Black && len(pos.LegalMoves()) > 0 {
-			return pos, moves
-		}
-	}
-}
-
 // startPair begins a bot-vs-bot match at now from a random start.
 func (s *Server) startPair(m *match, now int64) {
-	pos, moves := s.randomStart(m.mode)
+	pos, moves := othello.RandomOpening(m.mode, s.rng)
 	m.start = pos
 	m.opening = moves
 	m.openHist = make([]flipsight.HistoryEntry, 0, len(moves))

@@ -13,6 +13,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // apiPlayer plays one bot through the HTTP API with flipsight.Client, as
@@ -49,7 +50,7 @@ func (p *apiPlayer) run(ctx context.Context) {
 }
 
 func (p *apiPlayer) step(ctx context.Context) error {
-	poll, err := p.c.Poll(ctx, &flipsight.Environment{Engine: clip(p.eng.Name(), flipsight.MaxEnvironmentLen)})
+	poll, err := p.c.Poll(ctx, &flipsight.Environment{Engine: text.Clip(p.eng.Name(), flipsight.MaxEnvironmentLen)})
 	if err != nil {
 		return fmt.Errorf("poll: %w", err)
 	}

@@ -165,7 +165,7 @@ func TestRandomStarts(t *testing.T) {
 	for _, mode := range othello.AllModes() {
 		for i := 0; i < 20; i++ {
 			f.srv.mu.Lock()
-			pos, moves := f.srv.randomStart(mode)
+			pos, moves := othello.RandomOpening(mode, f.srv.rng)
 			f.srv.mu.Unlock()
 			b, w := pos.Count()
 			if mode == othello.Reversi {

@@ -10,6 +10,7 @@ import (
 
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // Bot plays on FlipSight. Create it with New, run it with Run (once), read
@@ -115,9 +116,9 @@ func New(opts Options) (*Bot, error) {
 		clock: opts.Clock,
 		t:     opts.Timing.withDefaults(),
 		env: flipsight.Environment{
-			CPU:      clip(opts.CPU),
-			OS:       clip(opts.OS),
-			Engine:   clip(opts.Engine.Name),
+			CPU:      text.Clip(opts.CPU, flipsight.MaxEnvironmentLen),
+			OS:       text.Clip(opts.OS, flipsight.MaxEnvironmentLen),
+			Engine:   text.Clip(opts.Engine.Name, flipsight.MaxEnvironmentLen),
 			Practice: opts.Engine.Practice,
 		},
 		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
@@ -138,14 +139,6 @@ func New(opts Options) (*Bot, error) {
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())
 	return b, nil
-}
-
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) > flipsight.MaxEnvironmentLen {
-		r = r[:flipsight.MaxEnvironmentLen]
-	}
-	return string(r)
 }
 
 // Status returns a snapshot of the bot's state. Safe from any goroutine.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // streamMsg is what the stream reader tells the loop.
@@ -209,7 +210,7 @@ func (b *Bot) startPoll() {
 	b.pollWaiting = nil
 	env := b.env
 	if d := b.opts.Engine.Describe; d != nil {
-		env.Engine = clip(d())
+		env.Engine = text.Clip(d(), flipsight.MaxEnvironmentLen)
 	}
 	started := now
 	go func() {

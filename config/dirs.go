@@ -24,34 +24,32 @@ const GamesDirName = "games"
 // else ~/.local/share/flipbot (~/Library/Application Support/flipbot on
 // macOS); "" when neither variable is set.
 func DataDir(getenv func(string) string) string {
-	if d := getenv(DataHomeEnv); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "flipbot")
-	}
-	home := getenv(HomeEnv)
-	if home == "" {
-		return ""
-	}
-	if runtime.GOOS == "darwin" {
-		return filepath.Join(home, "Library", "Application Support", "flipbot")
-	}
-	return filepath.Join(home, ".local", "share", "flipbot")
+	return xdgDir(getenv, DataHomeEnv, ".local", "share")
 }
 
 // ConfigDir returns flipbot's configuration directory on a PC:
 // $XDG_CONFIG_HOME/flipbot, else ~/.config/flipbot (~/Library/Application
 // Support/flipbot on macOS); "" when neither variable is set.
 func ConfigDir(getenv func(string) string) string {
-	if d := getenv(ConfigHomeEnv); d != "" && filepath.IsAbs(d) {
+	return xdgDir(getenv, ConfigHomeEnv, ".config")
+}
+
+// xdgDir returns flipbot's directory under the XDG base directory named by
+// the variable env when that is an absolute path, else under $HOME joined
+// with home (the XDG default: ".config", or ".local", "share"), or under
+// ~/Library/Application Support on macOS; "" when neither is set.
+func xdgDir(getenv func(string) string, env string, home ...string) string {
+	if d := getenv(env); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "flipbot")
 	}
-	home := getenv(HomeEnv)
-	if home == "" {
+	h := getenv(HomeEnv)
+	if h == "" {
 		return ""
 	}
 	if runtime.GOOS == "darwin" {
-		return filepath.Join(home, "Library", "Application Support", "flipbot")
+		return filepath.Join(h, "Library", "Application Support", "flipbot")
 	}
-	return filepath.Join(home, ".config", "flipbot")
+	return filepath.Join(append(append([]string{h}, home...), "flipbot")...)
 }
 
 // DefaultGamesDir is where game records go by default: $HOME/games on the

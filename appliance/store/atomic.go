@@ -2,141 +2,40 @@ package store
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"syscall"
+
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // Stage is a point of an atomic write at which a test can inject a fault
-// (a crash or an error). A fault returned at a stage ends the write right
-// there, leaving the files as a power cut at that moment would.
-type Stage string
+// (a crash or an error): [atomicfile.Stage].
+type Stage = atomicfile.Stage
 
 // The stages of FS.WriteFile, in order.
 const (
-	StageCreated Stage = "created" // temp file created, nothing written
-	StageWritten Stage = "written" // data written and fsynced, not yet renamed
-	StageRenamed Stage = "renamed" // renamed, directory not yet fsynced
+	StageCreated = atomicfile.StageCreated // temp file created, nothing written
+	StageWritten = atomicfile.StageWritten // data written and fsynced, not yet renamed
+	StageRenamed = atomicfile.StageRenamed // renamed, directory not yet fsynced
 )
 
 // tempPrefix marks the temp files of atomic writes; leftovers from a crash
 // are removed by CleanTemps.
-const tempPrefix = ".tmp-"
+const tempPrefix = atomicfile.TempPrefix
 
-// FS is the file system as an atomic write sees it. The zero FS is the
-// operating system's; tests set single operations to inject faults (such
-// as EROFS) or end a write at a Stage.
-type FS struct {
-	// CreateTemp creates the temp file (os.CreateTemp when nil).
-	CreateTemp func(dir, pattern string) (*os.File, error)
-	// Rename moves it into place (os.Rename when nil).
-	Rename func(oldpath, newpath string) error
-	// Fault, when set, is called at every stage; an error it returns
-	// ends the write as if the power were cut there.
-	Fault func(stage Stage) error
-}
-
-// WriteFile replaces path with data so that a power cut at any point
-// leaves either the old or the new content, never a torn file: write a temp
-// file in the same directory, fsync it, rename it over path, fsync the
-// directory. The file gets mode perm.
-func (o FS) WriteFile(path string, data []byte, perm os.FileMode) (err error) {
-	createTemp, rename := o.CreateTemp, o.Rename
-	if createTemp == nil {
-		createTemp = os.CreateTemp
-	}
-	if rename == nil {
-		rename = os.Rename
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := createTemp(dir, tempPrefix+base+"-*")
-	if err != nil {
-		return fmt.Errorf("create temp file in %s: %w", dir, err)
-	}
-	tmp := f.Name()
-	closed := false
-	crashed := false
-	defer func() {
-		if !closed {
-			f.Close()
-		}
-		// A real error (not a simulated crash) cleans up after itself.
-		if err != nil && !crashed {
-			os.Remove(tmp)
-		}
-	}()
-	if err := o.at(StageCreated); err != nil {
-		crashed = true
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fmt.Errorf("chmod temp file: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("write temp file: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("fsync temp file: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("close temp file: %w", err)
-	}
-	closed = true
-	if err := o.at(StageWritten); err != nil {
-		crashed = true
-		return err
-	}
-	if err := rename(tmp, path); err != nil {
-		return fmt.Errorf("rename temp file into place: %w", err)
-	}
-	if err := o.at(StageRenamed); err != nil {
-		crashed = true
-		return err
-	}
-	return SyncDir(dir)
-}
-
-func (o FS) at(stage Stage) error {
-	if o.Fault == nil {
-		return nil
-	}
-	return o.Fault(stage)
-}
+// FS is the file system as an atomic write sees it: [atomicfile.FS]. The
+// zero FS is the operating system's; tests set single operations to
+// inject faults (such as EROFS) or end a write at a Stage. Its WriteFile
+// replaces a file so that a power cut at any point leaves the old or the
+// new content, never a torn file.
+type FS = atomicfile.FS
 
 // SyncDir fsyncs a directory so that a rename in it is durable.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("open directory %s for fsync: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		// Some file systems (vfat on old kernels) refuse fsync on a
-		// directory with EINVAL; the rename is then as durable as it gets.
-		return fmt.Errorf("fsync directory %s: %w", dir, err)
-	}
-	return nil
-}
+func SyncDir(dir string) error { return atomicfile.SyncDir(dir) }
 
 // CleanTemps removes the temp files that a write of base interrupted by a
 // crash left in dir. Errors are ignored: a leftover is harmless, only
 // untidy.
-func CleanTemps(dir, base string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tempPrefix+base+"-") {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
-}
+func CleanTemps(dir, base string) { atomicfile.CleanTemps(dir, base) }
 
 // IsReadOnly reports whether err means the file system cannot be written
 // (EROFS: gok did not create /perm's file system), as opposed to a passing

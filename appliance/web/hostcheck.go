@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // localNameSuffixes returns the domains a home network's own DNS or mDNS
@@ -54,18 +56,10 @@ func (h *Handler) hostGuard(next http.Handler) http.Handler {
 			host = hh
 		}
 		if !hostAllowed(host, h.hub.Snapshot().Device.Hostname) {
-			h.log.Warn("request for another host name refused (DNS rebinding?)", "client", clientKey(r), "host", clip(host, 64))
+			h.log.Warn("request for another host name refused (DNS rebinding?)", "client", clientKey(r), "host", text.Elide(host, 64))
 			http.Error(w, "This device answers only to its own addresses and names.", http.StatusMisdirectedRequest)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// clip shortens s to at most n bytes for a log line.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

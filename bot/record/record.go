@@ -73,6 +73,7 @@ import (
 	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // Schema is the version of the JSON lines this package writes.
@@ -260,7 +261,7 @@ func MaxMoves(mode othello.Mode) int { return 2*mode.Squares() + 8 }
 // of its range (lengths, colours, counts, clocks, strings), blocked squares
 // other than the mode's own, or moves the rules refuse. Every list is
 // bounded before it is walked. The error wraps ErrBadGame and names the
-// game and the field; text from the record in it is cut to MaxText bytes.
+// game and the field; text from the record in it is cut to MaxText characters.
 func (g *Game) Check() error {
 	if err := g.check(); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadGame, err)
@@ -270,14 +271,14 @@ func (g *Game) Check() error {
 
 func (g *Game) check() error {
 	if g.Schema != Schema {
-		return fmt.Errorf("game %q: schema %d, want %d", clip(g.ID), g.Schema, Schema)
+		return fmt.Errorf("game %q: schema %d, want %d", text.Elide(g.ID, MaxText), g.Schema, Schema)
 	}
 	if !ValidID(g.ID) {
-		return fmt.Errorf("game: id %q", clip(g.ID))
+		return fmt.Errorf("game: id %q", text.Elide(g.ID, MaxText))
 	}
 	mode, err := othello.ParseMode(g.Mode)
 	if err != nil {
-		return fmt.Errorf("game %s: mode %q: unknown", g.ID, clip(g.Mode))
+		return fmt.Errorf("game %s: mode %q: unknown", g.ID, text.Elide(g.Mode, MaxText))
 	}
 	if g.BoardSize != mode.Size() {
 		return fmt.Errorf("game %s: board size %d for %s", g.ID, g.BoardSize, mode)
@@ -363,7 +364,7 @@ func checkMove(m Move, mode othello.Mode) error {
 		return fmt.Errorf("square %d outside -1..%d", m.Move, mode.Squares()-1)
 	}
 	if m.Square != squareName(m.Move, mode.Size()) {
-		return fmt.Errorf("square name %q is not that of square %d", clip(m.Square), m.Move)
+		return fmt.Errorf("square name %q is not that of square %d", text.Elide(m.Square, MaxText), m.Move)
 	}
 	if m.Score != nil && (math.IsNaN(*m.Score) || math.IsInf(*m.Score, 0)) {
 		return errors.New("score is not a number")
@@ -382,7 +383,7 @@ func checkResult(r string) error {
 	case "", Win, Loss, Draw:
 		return nil
 	}
-	return fmt.Errorf("result %q is not win, loss, draw or empty", clip(r))
+	return fmt.Errorf("result %q is not win, loss, draw or empty", text.Elide(r, MaxText))
 }
 
 func checkText(field, s string, maxBytes int) error {
@@ -417,14 +418,6 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// clip shortens a string from outside for an error message.
-func clip(s string) string {
-	if len(s) <= MaxText {
-		return s
-	}
-	return s[:MaxText] + "…"
 }
 
 // ErrNotStd is returned (wrapped) by GGF, and by a GGF [Writer] and

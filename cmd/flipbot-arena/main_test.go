@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 func TestUsageErrors(t *testing.T) {
@@ -81,29 +81,11 @@ func TestParseChallenge(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// syncBuffer is a goroutine-safe buffer for a server's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestServe: the printed URLs work; a --challenge from a built-in reaches
 // the bot once it is online.
 func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
+	var out, errb testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- serve(ctx, []string{"--listen", "127.0.0.1:0", "--bot", "alpha:tok-a:std,anti", "--builtin", "house:0", "--challenge", "house:alpha:anti", "--human", "alpha:std:xot"}, &out, &errb)
@@ -209,7 +191,7 @@ func TestServeTLS(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	certFile := filepath.Join(t.TempDir(), "arena.pem")
-	var out, errb syncBuffer
+	var out, errb testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- serve(ctx, []string{"--listen", "127.0.0.1:0", "--bot", "alpha:tok-a", "--tls", "--tls-cert", certFile}, &out, &errb)

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,26 +17,10 @@ import (
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 const testToken = "fsbm_CMDTESTSECRET"
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func newArena(t *testing.T) (*arena.Server, string) {
 	t.Helper()
@@ -87,7 +69,7 @@ func TestConnectExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out syncBuffer
+			var out testutil.SyncBuffer
 			code := connect(append(append([]string{}, builtinFlags...), tt.args...), env(tt.tok), &out, noSignals)
 			assert.Equal(t, tt.want, code, out.String())
 			assert.NotContains(t, out.String(), "SECRET")
@@ -99,7 +81,7 @@ func TestConnectExitCodes(t *testing.T) {
 func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
 	a, api := newArena(t)
 	// Register "me" as connected: a short first run.
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	require.Equal(t, exitMaxRuntime, connect(append([]string{"--api", api, "--max-runtime", "0.2"}, builtinFlags...), env(testToken), &out, noSignals))
 	var id int64
 	require.Eventually(t, func() bool {
@@ -136,7 +118,7 @@ func TestConnectWithJSONLineEngine(t *testing.T) {
 		t.Skip("python3 not installed")
 	}
 	a, api := newArena(t)
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	require.Equal(t, exitMaxRuntime, connect([]string{"--api", api, "--max-runtime", "0.2"}, env(testToken), &out, noSignals))
 	var id int64
 	require.Eventually(t, func() bool {

@@ -22,6 +22,7 @@ import (
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 const otherToken = "fsbm_CMDTESTOTHER"
@@ -107,7 +108,7 @@ func TestChallengeIsSentAndPlayed(t *testing.T) {
 	a, api := newArena(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var botOut syncBuffer
+	var botOut testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		sig := func(context.Context, *slog.Logger) (context.Context, func()) { return context.WithCancel(ctx) }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"unicode"
@@ -16,6 +15,7 @@ import (
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // gamesUsage is the usage of `flipbot games`.
@@ -222,7 +222,7 @@ func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Wr
 			err = ferr
 		}
 	} else {
-		err = writeFileAtomic(*out, func(w io.Writer) error {
+		err = atomicfile.Write(*out, 0o644, func(w io.Writer) error {
 			var err error
 			st, err = s.Export(w, format, f, ids...)
 			return err
@@ -464,51 +464,4 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// writeFileAtomic replaces path with what fill writes, so that path holds
-// its old content or the whole new one, never a part: fill writes a
-// temporary file in path's directory (through a buffer), which is synced,
-// renamed over path, and the directory synced. The temporary file is
-// removed when anything fails.
-func writeFileAtomic(path string, fill func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 64<<10)
-	if err = fill(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-	return nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -310,42 +308,4 @@ func TestGamesListShowsNamesSafely(t *testing.T) {
 		assert.NotContains(t, out.String(), "\x1b")
 		assert.NotContains(t, out.String(), "\u202e")
 	}
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "export.jsonl")
-	require.NoError(t, os.WriteFile(path, []byte("old\n"), 0o600))
-	only := func() {
-		t.Helper()
-		des, err := os.ReadDir(dir)
-		require.NoError(t, err)
-		require.Len(t, des, 1, "no temporary file left")
-	}
-
-	boom := errors.New("boom")
-	err := writeFileAtomic(path, func(w io.Writer) error {
-		_, _ = io.WriteString(w, strings.Repeat("half", 1<<15)) // past the buffer: on disk
-		return boom
-	})
-	require.ErrorIs(t, err, boom)
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "old\n", string(b), "a failed write leaves the old file")
-	only()
-
-	require.NoError(t, writeFileAtomic(path, func(w io.Writer) error {
-		_, err := io.WriteString(w, "new\n")
-		return err
-	}))
-	b, err = os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "new\n", string(b))
-	fi, err := os.Stat(path)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
-	only()
-
-	require.Error(t, writeFileAtomic(filepath.Join(dir, "missing", "x"), func(io.Writer) error { return nil }))
-	only()
 }

@@ -11,29 +11,6 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// start12 returns a random 12-disc start as FlipSight makes them.
-func start12(mode othello.Mode, r *rand.Rand) othello.Position {
-	for {
-		pos := othello.New(mode)
-		want := 8
-		if mode == othello.Reversi {
-			want = 12
-		}
-		for n := 0; n < want && !pos.GameOver(); {
-			legal := pos.LegalMoves()
-			if len(legal) == 0 {
-				pos, _ = pos.Play(othello.Pass)
-				continue
-			}
-			pos, _ = pos.Play(legal[r.IntN(len(legal))])
-			n++
-		}
-		if pos.Turn == othello.Black && !pos.Legal().IsZero() {
-			return pos
-		}
-	}
-}
-
 func TestEmbeddedWeightsScoreStartsSanely(t *testing.T) {
 	set, err := Embedded()
 	require.NoError(t, err)
@@ -55,7 +32,8 @@ func TestEmbeddedWeightsScoreStartsSanely(t *testing.T) {
 			sum, wild := 0, 0
 			const n = 200
 			for i := 0; i < n; i++ {
-				s := score(start12(m, r))
+				start, _ := othello.RandomOpening(m, r)
+				s := score(start)
 				assert.Less(t, abs(s), m.Squares()*Disc, "start %d", i)
 				// A 12-disc start is far from decided.
 				if abs(s) > 30*Disc {

@@ -2,7 +2,6 @@ package external_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,6 +26,7 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 // edaxEnv names the real Edax binary for the tests that run it: a build
@@ -81,7 +81,7 @@ func TestRealEnginesPlayAWholeMatch(t *testing.T) {
 }
 
 func playMatch(t *testing.T, cfg external.Config, wantDepth bool) {
-	var logBuf syncBuffer
+	var logBuf testutil.SyncBuffer
 	log := slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cfg.Logger, cfg.Legs = log, 2
 	require.NoError(t, cfg.Check())
@@ -277,24 +277,6 @@ func children() []int {
 		}
 	}
 	return out
-}
-
-// syncBuffer is a concurrency-safe log buffer.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func kindName(c external.Config) string { k, _ := c.Kind(); return fmt.Sprint(k) }

@@ -14,6 +14,7 @@ import (
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // Options configure an [Engine].
@@ -238,6 +239,9 @@ func (e *Engine) startProcess() (*proc.Process, error) {
 	})
 }
 
+// maxLogLine bounds an engine line quoted in a log record (characters).
+const maxLogLine = 200
+
 // drain discards lines that arrived between requests.
 func (e *Engine) drain(p *proc.Process) {
 	for {
@@ -246,7 +250,7 @@ func (e *Engine) drain(p *proc.Process) {
 			if !ok {
 				return
 			}
-			e.log.Debug("engine line between requests skipped", "line", clip(l))
+			e.log.Debug("engine line between requests skipped", "line", text.Elide(l, maxLogLine))
 		default:
 			return
 		}
@@ -270,19 +274,12 @@ func (e *Engine) await(ctx context.Context, p *proc.Process, size int) (int, err
 			}
 			m, isAnswer, err := ParseAnswer([]byte(l), size)
 			if !isAnswer {
-				e.log.Debug("engine line skipped", "line", clip(l))
+				e.log.Debug("engine line skipped", "line", text.Elide(l, maxLogLine))
 				continue
 			}
 			return m, err
 		}
 	}
-}
-
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
 }
 
 // interpreters are programs whose first argument names the engine.

@@ -17,6 +17,7 @@ import (
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // DefaultVersion is the protocol version sent by `nboard N`: 1, the only
@@ -318,13 +319,13 @@ func (e *Engine) sync(ctx context.Context, p *proc.Process, maxWait time.Duratio
 			l, err := ParseLine(s)
 			switch {
 			case err != nil:
-				e.log.Debug("engine line skipped", "line", clip(s), "err", err)
+				e.log.Debug("engine line skipped", "line", text.Elide(s, maxQuoted), "err", err)
 			case l.Kind == LinePong && l.N == n:
 				return nil
 			case l.Kind == LineMyName:
 				e.setName(l.Text)
 			default:
-				e.log.Debug("engine line before pong skipped", "line", clip(s))
+				e.log.Debug("engine line before pong skipped", "line", text.Elide(s, maxQuoted))
 			}
 		}
 	}
@@ -388,13 +389,13 @@ func (e *Engine) search(ctx context.Context, p *proc.Process, req engines.Reques
 				if strings.HasPrefix(strings.TrimSpace(s), "===") || e.opts.Hint && isHintLine(s) {
 					return engines.Result{}, err
 				}
-				e.log.Debug("engine line skipped", "line", clip(s), "err", err)
+				e.log.Debug("engine line skipped", "line", text.Elide(s, maxQuoted), "err", err)
 				continue
 			}
 			switch l.Kind {
 			case LineMove:
 				if e.opts.Hint {
-					e.log.Debug("engine line skipped", "line", clip(s))
+					e.log.Debug("engine line skipped", "line", text.Elide(s, maxQuoted))
 					continue
 				}
 				return engines.Result{Move: l.Move, Score: l.Eval, Depth: depth, Nodes: nodes, Elapsed: time.Since(sent)}, nil

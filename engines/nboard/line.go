@@ -6,10 +6,15 @@ import (
 	"strings"
 
 	"flipbot.dev/flipbot/engines/ggf"
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // LineKind classifies a line an NBoard engine writes.
 type LineKind int
+
+// maxQuoted bounds an engine line quoted in an error or a log record
+// (characters).
+const maxQuoted = 80
 
 // The kinds of engine lines.
 const (
@@ -65,11 +70,11 @@ func ParseLine(s string) (Line, error) {
 		return parseMoveLine(strings.TrimSpace(s[3:]))
 	case strings.EqualFold(fields[0], "pong"):
 		if len(fields) < 2 {
-			return Line{}, fmt.Errorf("nboard line %q: pong without a number", clip(s))
+			return Line{}, fmt.Errorf("nboard line %q: pong without a number", text.Elide(s, maxQuoted))
 		}
 		n, err := strconv.ParseInt(fields[1], 10, 64)
 		if err != nil {
-			return Line{}, fmt.Errorf("nboard line %q: pong number: %w", clip(s), err)
+			return Line{}, fmt.Errorf("nboard line %q: pong number: %w", text.Elide(s, maxQuoted), err)
 		}
 		return Line{Kind: LinePong, N: n}, nil
 	case strings.EqualFold(fields[0], "set") && len(fields) >= 2 && strings.EqualFold(fields[1], "myname"):
@@ -77,11 +82,11 @@ func ParseLine(s string) (Line, error) {
 		return Line{Kind: LineMyName, Text: name}, nil
 	case strings.EqualFold(fields[0], "nodestats"):
 		if len(fields) < 2 {
-			return Line{}, fmt.Errorf("nboard line %q: nodestats without nodes", clip(s))
+			return Line{}, fmt.Errorf("nboard line %q: nodestats without nodes", text.Elide(s, maxQuoted))
 		}
 		n, err := strconv.ParseUint(fields[1], 10, 64)
 		if err != nil {
-			return Line{}, fmt.Errorf("nboard line %q: nodes: %w", clip(s), err)
+			return Line{}, fmt.Errorf("nboard line %q: nodes: %w", text.Elide(s, maxQuoted), err)
 		}
 		l := Line{Kind: LineNodeStats, Nodes: n}
 		if len(fields) >= 3 {
@@ -106,15 +111,15 @@ func parseHintLine(s string, fields []string) (Line, error) {
 		l.Kind = LineBook
 	}
 	if len(fields) < 3 || len(fields[1]) < 2 {
-		return Line{}, fmt.Errorf("nboard line %q: no move and eval", clip(s))
+		return Line{}, fmt.Errorf("nboard line %q: no move and eval", text.Elide(s, maxQuoted))
 	}
 	m, err := ggf.ParseSquare(fields[1][:2])
 	if err != nil {
-		return Line{}, fmt.Errorf("nboard line %q: %w", clip(s), err)
+		return Line{}, fmt.Errorf("nboard line %q: %w", text.Elide(s, maxQuoted), err)
 	}
 	l.Move = m
 	if l.Eval, err = ggf.ParseNumber(fields[2]); err != nil {
-		return Line{}, fmt.Errorf("nboard line %q: eval: %w", clip(s), err)
+		return Line{}, fmt.Errorf("nboard line %q: eval: %w", text.Elide(s, maxQuoted), err)
 	}
 	l.HasEval = true
 	if l.Kind == LineSearch && len(fields) >= 5 {
@@ -135,30 +140,23 @@ func parseMoveLine(s string) (Line, error) {
 		parts = strings.Fields(s)
 	}
 	if len(parts) == 0 || strings.TrimSpace(parts[0]) == "" {
-		return Line{}, fmt.Errorf("nboard answer %q: no move", clip(s))
+		return Line{}, fmt.Errorf("nboard answer %q: no move", text.Elide(s, maxQuoted))
 	}
 	m, err := ggf.ParseSquare(parts[0])
 	if err != nil {
-		return Line{}, fmt.Errorf("nboard answer %q: %w", clip(s), err)
+		return Line{}, fmt.Errorf("nboard answer %q: %w", text.Elide(s, maxQuoted), err)
 	}
 	l := Line{Kind: LineMove, Move: m}
 	if len(parts) > 1 && strings.TrimSpace(parts[1]) != "" {
 		if l.Eval, err = ggf.ParseNumber(parts[1]); err != nil {
-			return Line{}, fmt.Errorf("nboard answer %q: eval: %w", clip(s), err)
+			return Line{}, fmt.Errorf("nboard answer %q: eval: %w", text.Elide(s, maxQuoted), err)
 		}
 		l.HasEval = true
 	}
 	if len(parts) > 2 && strings.TrimSpace(parts[2]) != "" {
 		if l.Time, err = ggf.ParseNumber(parts[2]); err != nil {
-			return Line{}, fmt.Errorf("nboard answer %q: time: %w", clip(s), err)
+			return Line{}, fmt.Errorf("nboard answer %q: time: %w", text.Elide(s, maxQuoted), err)
 		}
 	}
 	return l, nil
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
 }

@@ -11,4 +11,16 @@
 // The driver takes an i2c.Bus and does not own it. WriteLines rewrites
 // only the rows that changed. SetGlyph loads the eight custom characters
 // (codes 0–7) used for status icons.
+//
+// Sources: the HD44780U datasheet, Hitachi, "HD44780U (LCD-II) (Dot Matrix
+// Liquid Crystal Display Controller/Driver)", ADE-207-272(Z): figure 24 on
+// page 46 (initializing by instruction, 4-bit interface: more than 40 ms
+// after power-on, 3, more than 4.1 ms, 3, more than 100 µs, 3, then 2)
+// and table 6 (instructions and their execution times: 1.52 ms for clear
+// and return home, 37 µs for the others). The PCF8574 (address 0x20–0x27)
+// and PCF8574A (0x38–0x3F) datasheets (NXP, TI) give the backpack's
+// quasi-bidirectional 8-bit port and its I²C addresses; which port bit
+// drives which LCD pin is the backpack's wiring, not the chip's, as
+// the hardware notes (shared/notes/hardware.md, beside the repository)
+// record it.
 package hd44780

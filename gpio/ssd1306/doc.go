@@ -12,4 +12,15 @@
 //
 // Every I²C write starts with a control byte: 0x00 when commands follow,
 // 0x40 when display data follows.
+//
+// Sources: the SSD1306 datasheet, Solomon Systech, "128 x 64 Dot Matrix
+// OLED/PLED Segment/Common Driver with Controller", Rev 1.1 (Apr 2008):
+// section 8.1.5 (I²C interface, the control byte), 8.7 (GDDRAM: 8 pages,
+// D0 the top row of a page) and 9 (command table). The charge pump
+// command (8Dh, 14h: on) is not in Rev 1.1; it came in Rev 1.2 (section
+// 10, Charge Pump Regulator, per the datasheet's revision history). The
+// init sequence as a whole is the hardware notes' (shared/notes/hardware.md
+// beside the repository, "SSD1306 / SH1106 OLED"), the common one for
+// these modules; SH1106's DC-DC command
+// (ADh, 8Bh) is from Sino Wealth's SH1106 datasheet.
 package ssd1306

@@ -13,8 +13,13 @@ import (
 	"periph.io/x/conn/v3/physic"
 )
 
-// The init sequences as the datasheets (and hardware.md) give them, after
-// the 0x00 control byte.
+// The init sequences, after the 0x00 control byte, as the commands of the
+// SSD1306 datasheet (Rev 1.1, section 9; charge pump: Rev 1.2, section 10)
+// and the SH1106 datasheet give them, in the order of the hardware notes
+// (shared/notes/hardware.md beside the repository, "SSD1306 / SH1106
+// OLED": 128×64 "AE, D5 80, A8 3F, D3 00, 40, 8D 14, 20 02, A1, C8, DA 12,
+// 81 CF, D9 F1, DB 40, 2E, A4, A6, AF"; 128×32 "A8 1F", "DA 02"; SH1106
+// charge pump "AD 8B").
 var (
 	init128x64 = []byte{0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0x8D, 0x14, 0x20, 0x02,
 		0xA1, 0xC8, 0xDA, 0x12, 0x81, 0xCF, 0xD9, 0xF1, 0xDB, 0x40, 0x2E, 0xA4, 0xA6, 0xAF}

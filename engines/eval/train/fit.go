@@ -14,6 +14,7 @@ import (
 
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // Fit configures a least-squares fit of the pattern weights of one mode:
@@ -190,11 +191,7 @@ func (st *fitState) save(path string) error {
 			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
 		}
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf, 0o644); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, buf, 0o644); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil

@@ -15,9 +15,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // Record is one labelled position: the discs of the side to move (P) and of
@@ -59,43 +59,28 @@ func decodeRecord(b []byte) Record {
 	}
 }
 
-// WriteData writes recs as a data file of mode to path atomically (a
-// temporary file renamed into place).
+// WriteData writes recs as a data file of mode to path crash-safely (a
+// temporary file fsynced and renamed into place, the directory fsynced),
+// mode 0600.
 func WriteData(path string, mode othello.Mode, recs []Record) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write data: %w", err)
-	}
-	defer os.Remove(f.Name())
-	w := bufio.NewWriter(f)
-	hdr := []byte(dataMagic)
-	hdr = binary.LittleEndian.AppendUint16(hdr, dataVersion)
-	hdr = append(hdr, byte(mode), 0)
-	buf := hdr
-	for i := range recs {
-		buf = recs[i].append(buf)
-		if len(buf) > 1<<16 {
-			if _, err := w.Write(buf); err != nil {
-				f.Close()
-				return fmt.Errorf("write %s: %w", path, err)
+	err := atomicfile.Write(path, 0o600, func(w io.Writer) error {
+		buf := []byte(dataMagic)
+		buf = binary.LittleEndian.AppendUint16(buf, dataVersion)
+		buf = append(buf, byte(mode), 0)
+		for i := range recs {
+			buf = recs[i].append(buf)
+			if len(buf) > 1<<16 {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
 			}
-			buf = buf[:0]
 		}
-	}
-	if _, err := w.Write(buf); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write data: %w", err)
+		_, err := w.Write(buf)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("write data %s: %w", path, err)
 	}
 	return nil
 }

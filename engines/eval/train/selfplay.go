@@ -14,37 +14,6 @@ import (
 	"flipbot.dev/flipbot/engines/search"
 )
 
-// RandomStart returns a random 12-disc start of mode by FlipSight's rules
-// (the arena's): the initial four and 8 random moves (reversi: 12 random
-// placements from the empty board, the centre four first), retried until
-// black is to move and has a legal move.
-func RandomStart(mode othello.Mode, rng *rand.Rand) othello.Position {
-	want := 8
-	if mode == othello.Reversi {
-		want = 12
-	}
-	for {
-		pos := othello.New(mode)
-		moves, ok := 0, true
-		for moves < want {
-			legal := pos.LegalMoves()
-			if len(legal) == 0 {
-				if pos.GameOver() {
-					ok = false
-					break
-				}
-				pos, _ = pos.Play(othello.Pass)
-				continue
-			}
-			pos, _ = pos.Play(legal[rng.IntN(len(legal))])
-			moves++
-		}
-		if ok && pos.Turn == othello.Black && !pos.Legal().IsZero() {
-			return pos
-		}
-	}
-}
-
 // SelfPlay configures self-play data making.
 type SelfPlay struct {
 	Mode othello.Mode
@@ -123,7 +92,7 @@ func (sp *SelfPlay) Run(ctx context.Context, dir, tag string, first, n int) (int
 // Game plays one self-play game from a random start and returns its
 // labelled positions (the side to move has a legal move in each).
 func (sp *SelfPlay) Game(ctx context.Context, eng *search.Engine, rng *rand.Rand) ([]Record, error) {
-	pos := RandomStart(sp.Mode, rng)
+	pos, _ := othello.RandomOpening(sp.Mode, rng)
 	type seen struct {
 		rec   Record
 		turn  othello.Color

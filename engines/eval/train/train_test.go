@@ -17,19 +17,6 @@ import (
 	"flipbot.dev/flipbot/engines/search"
 )
 
-func TestRandomStart(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 1))
-	for _, m := range othello.AllModes() {
-		for i := 0; i < 20; i++ {
-			pos := RandomStart(m, r)
-			b, w := pos.Count()
-			assert.Equal(t, 12, b+w, "%s start\n%v", m, pos)
-			assert.Equal(t, othello.Black, pos.Turn)
-			assert.False(t, pos.Legal().IsZero())
-		}
-	}
-}
-
 // selfPlay makes a few games of mode with shallow players.
 func selfPlay(t *testing.T, mode othello.Mode, games int, seed uint64) []Record {
 	sp := &SelfPlay{Mode: mode, Depth: 1, Exact: 6, RandomPlies: 6, RandomRate: 0.3, Seed: seed, GamesPerChunk: games}
