@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +22,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 const (
@@ -226,22 +226,7 @@ func testLogger(t *testing.T) *slog.Logger {
 }
 
 // logBuffer captures logs (to check the token never appears).
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+type logBuffer = testutil.SyncBuffer
 
 // fastTiming is the spec's timing scaled down for tests.
 var fastTiming = Timing{

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http/httptest"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +20,7 @@ import (
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/engines/egaroucid/egaroucidtest"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/testutil"
 )
 
 // TestRealEgaroucidPlaysEveryMoveAfterTheFirst plays one std match (two
@@ -56,7 +55,7 @@ func TestRealEgaroucidPlaysEveryMoveAfterTheFirst(t *testing.T) {
 	defer cancel()
 	go srv.Run(ctx, 50*time.Millisecond)
 
-	var logs lockedBuffer
+	var logs testutil.SyncBuffer
 	cmd := exec.CommandContext(ctx, flipbot, "--api", hs.URL+arena.APIPath, "--stream-url", hs.URL+arena.StreamPath,
 		"--egaroucid", egaroucid, "--log-format", "json", "--verbose", "--no-records")
 	cmd.Env = append(os.Environ(), "FS_BOT_TOKEN="+token)
@@ -167,22 +166,4 @@ func readFlipbotLog(t *testing.T, s string) (moves []flipbotMove, fallbacks map[
 		}
 	}
 	return moves, fallbacks, ready
-}
-
-// lockedBuffer collects a process's output for concurrent readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
