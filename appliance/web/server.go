@@ -53,6 +53,9 @@ type Handler struct {
 	flashes   flashBox   // per-browser notices for the next page
 	setupMu   sync.Mutex // serialises first-boot setups: one wins
 	serve     http.Handler
+	// exportSlot holds one token while an export of the games runs: one
+	// at a time.
+	exportSlot chan struct{}
 
 	mu      sync.Mutex // guards factsAt
 	factsAt time.Time  // when the device facts were last brought up to date
@@ -76,9 +79,10 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h := &Handler{
 		cfg: cfg, hub: cfg.Hub, backend: cfg.Backend, log: cfg.Logger, tmpl: tmpl, csrf: csrf,
-		pw:        passwordSource{files: cfg.PasswordFiles},
-		codeLimit: newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
-		pwLimit:   newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
+		pw:         passwordSource{files: cfg.PasswordFiles},
+		codeLimit:  newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
+		pwLimit:    newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
+		exportSlot: make(chan struct{}, 1),
 	}
 	h.serve = h.routes()
 	return h, nil
