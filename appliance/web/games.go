@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"net/http"
 	"net/url"
@@ -61,15 +62,19 @@ func intParam(q url.Values, name string, def, lo, hi int) int {
 // gamesPage is what the games list template gets.
 type gamesPage struct {
 	pageData
-	Games   []record.Summary
-	Total   int
-	Filter  record.Filter
-	Modes   []string
-	Offset  int
-	Prev    string
-	Next    string
-	Query   string
-	Enabled bool
+	Games  []record.Summary
+	Total  int
+	Filter record.Filter
+	Modes  []string
+	Offset int
+	Prev   string
+	Next   string
+	// The links of the filtered list: whole URLs, the query encoded once
+	// (a query put into an href by the template had its = and & escaped).
+	ExportJSONL template.URL
+	ExportGGF   template.URL
+	JSON        template.URL
+	Enabled     bool
 }
 
 func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
@@ -86,7 +91,13 @@ func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
 			v.Set(k, s)
 		}
 	}
-	p.Query = v.Encode()
+	link := func(path string) template.URL {
+		if len(v) == 0 {
+			return template.URL(path)
+		}
+		return template.URL(path + "?" + v.Encode()) // encoded by url.Values: safe in an href
+	}
+	p.ExportJSONL, p.ExportGGF, p.JSON = link("/api/games/export.jsonl"), link("/api/games/export.ggf"), link("/api/games")
 	page := func(off int) string {
 		v2 := url.Values{}
 		for k, s := range v {

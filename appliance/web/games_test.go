@@ -2,10 +2,13 @@ package web
 
 import (
 	"context"
+	"html"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -183,4 +186,26 @@ func TestGameDownloadFormats(t *testing.T) {
 		code, _ := h.get(path)
 		assert.Equal(t, want, code, path)
 	}
+}
+
+// TestFilteredLinksKeepTheFilter: the download and JSON links of a
+// filtered list carry the filter (the template escaped the query's = and
+// &: /api/games?mode%3danti), and so do the pages' links.
+func TestFilteredLinksKeepTheFilter(t *testing.T) {
+	h := gamesHandler(t, 60)
+	code, body := h.get("/games?mode=std&result=win&opponent=Gr%C3%A9edy+%26+co")
+	require.Equal(t, http.StatusOK, code)
+	links := map[string]string{}
+	for _, m := range regexp.MustCompile(`<a href="([^"]*)"( id="([^"]*)")?`).FindAllStringSubmatch(body, -1) {
+		links[m[3]] = html.UnescapeString(m[1])
+	}
+	for id, path := range map[string]string{"export-jsonl": "/api/games/export.jsonl", "export-ggf": "/api/games/export.ggf", "games-json": "/api/games"} {
+		u, err := url.Parse(links[id])
+		require.NoError(t, err, id)
+		assert.Equal(t, path, u.Path, id)
+		assert.Equal(t, url.Values{"mode": {"std"}, "result": {"win"}, "opponent": {"Gréedy & co"}}, u.Query(), "%s: %s", id, links[id])
+	}
+	code, body = h.get("/games")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `<a href="/api/games/export.jsonl" id="export-jsonl">`, "no filter, no query")
 }
