@@ -16,6 +16,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/engines/othello"
 )
 
 // Page sizes of the games list and /api/games.
@@ -145,8 +146,12 @@ func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game
 		return record.Game{}, false
 	}
 	if err != nil {
-		h.log.Warn("read game", "game", id, "err", err)
-		h.message(w, r, http.StatusInternalServerError, "Game unreadable", "The game could not be read: "+err.Error(), "/games")
+		// The visitor learns that the record is damaged; what and where
+		// (a file path, the decoder's words) goes to the log, which only
+		// the owner reads.
+		h.log.Warn("game record unreadable", "game", id, "bad_record", errors.Is(err, record.ErrBadGame), "err", err)
+		h.message(w, r, http.StatusInternalServerError, "Game damaged",
+			"This game's record is damaged and cannot be shown (details in the device's log).", "/games")
 		return record.Game{}, false
 	}
 	return g, true
@@ -158,16 +163,31 @@ func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: h.hub.Snapshot()}, Game: g, GGF: record.FormatGGF.Expresses(g.Mode)}
-	positions, err := g.Replay()
+	var err error
+	p.Frames, err = replayFrames(g)
 	if err != nil {
 		p.Error = err.Error()
 	}
+	h.render(w, http.StatusOK, "replay", p)
+}
+
+// replayFrames returns the positions of g, move by move, as far as they
+// replay. The blocked squares drawn are the mode's own
+// (othello.Mode.BlockedSquares), never the record's list.
+func replayFrames(g record.Game) ([]frame, error) {
+	mode, err := othello.ParseMode(g.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	blocked := mode.BlockedSquares()
+	positions, err := g.Replay()
+	frames := make([]frame, 0, len(positions))
 	clock := [2]int64{g.ClockMS, g.ClockMS}
 	for i, pos := range positions {
 		b, wh := pos.Count()
-		f := frame{Ply: i, Leg: state.Leg{BoardSize: g.BoardSize, Board: pos.Board(), Blocked: g.Blocked, LastMove: -2},
+		f := frame{Ply: i, Leg: state.Leg{BoardSize: mode.Size(), Board: pos.Board(), Blocked: blocked, LastMove: -2},
 			Discs: [2]int{b, wh}}
-		if i > 0 {
+		if i > 0 && i-1 < len(g.Moves) {
 			m := g.Moves[i-1]
 			f.Move = &m
 			f.Leg.LastMove = m.Move
@@ -176,9 +196,9 @@ func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		f.Clock = clock
-		p.Frames = append(p.Frames, f)
+		frames = append(frames, f)
 	}
-	h.render(w, http.StatusOK, "replay", p)
+	return frames, err
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
