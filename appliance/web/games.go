@@ -149,7 +149,7 @@ func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game
 		// The visitor learns that the record is damaged; what and where
 		// (a file path, the decoder's words) goes to the log, which only
 		// the owner reads.
-		h.log.Warn("game record unreadable", "game", id, "bad_record", errors.Is(err, record.ErrBadGame), "err", err)
+		h.refused.note("game record unreadable", "game", id, "bad_record", errors.Is(err, record.ErrBadGame), "err", err)
 		h.message(w, r, http.StatusInternalServerError, "Game damaged",
 			"This game's record is damaged and cannot be shown (details in the device's log).", "/games")
 		return record.Game{}, false
@@ -237,7 +237,7 @@ func (h *Handler) apiGame(w http.ResponseWriter, r *http.Request) (record.Game, 
 		return record.Game{}, false
 	}
 	if err != nil {
-		h.log.Warn("read game", "game", id, "err", err)
+		h.refused.note("read game", "game", id, "err", err)
 		http.Error(w, "game unreadable", http.StatusInternalServerError)
 		return record.Game{}, false
 	}
@@ -313,7 +313,7 @@ func (h *Handler) serveExport(format record.Format) http.HandlerFunc {
 		case r.Context().Err() != nil:
 			h.log.Debug("export stopped: the client has gone", "written", st.Written)
 		case sent.n == 0: // nothing sent yet: the status can still say so
-			h.log.Warn("export games", "err", err)
+			h.refused.note("export games", "err", err)
 			http.Error(w, "games unreadable", http.StatusInternalServerError)
 		default:
 			// Half an export must not look like a whole one: the
