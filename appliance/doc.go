@@ -32,14 +32,18 @@
 //     status's bot report.
 //   - botstatus.go: the bot's report (bot.Status) as the status's.
 //   - provision.go: web.Backend's token side: checking and keeping a
-//     token, removing it, the pairing code.
+//     token, removing it, the pairing code (logged again every
+//     [PairingCodeLogInterval] while setup is needed).
 //   - settings.go: web.Backend's settings side: the settings in effect and
 //     applying new ones without a reboot.
 //   - cardtoken.go: the token file on the SD card at start.
 //   - storage.go, storage_unix.go, storage_other.go: whether /perm is
 //     there and writable, and its free space.
 //   - listeners.go: binding the pages to private addresses only, following
-//     address changes.
+//     address changes, with short header and idle timeouts.
+//   - connlimit.go: at most [DefaultMaxPageConns] open connections per page
+//     listener, so that page connections cannot take the descriptors the
+//     bot needs.
 //   - device.go, device_gokrazy.go, device_pc.go: the [Platform] (the
 //     machine's model, the pages' addresses, the clock), gokrazy's calls
 //     behind the gokrazy build tag, gokrazy's password files.

@@ -47,13 +47,16 @@ type egaroucidPool struct {
 	slots     int
 	log       *slog.Logger
 
-	mu      sync.Mutex
-	all     map[stdEngine]bool // engines made and not closed: idle and leased (at most slots)
-	idle    []stdEngine        // running (or restartable), leased to no match
-	leased  int                // engines in leases
-	byMatch map[int64]*lease   // leases bound to their match
-	refused error              // why Egaroucid is no longer used
-	closed  bool
+	mu     sync.Mutex
+	all    map[stdEngine]bool // engines made and not closed: idle and leased (at most slots)
+	idle   []stdEngine        // running (or restartable), leased to no match
+	leased int                // engines in leases
+	// builtins counts the leases not yet freed that play std with the
+	// built-in engine for lack of a free pair (describe).
+	builtins int
+	byMatch  map[int64]*lease // leases bound to their match
+	refused  error            // why Egaroucid is no longer used
+	closed   bool
 	// probing: the first process is being checked (probe); the processes
 	// of leases made meanwhile start once it has passed (pending).
 	probing bool
@@ -71,6 +74,7 @@ type lease struct {
 	closed  bool // its modeEngine was closed (match over, or the engine discarded after a failure)
 	ended   bool // the bot's status no longer lists the match
 	freed   bool
+	busy    bool // built-in because every pair was leased (counted in builtins)
 }
 
 // newEgaroucidPool sizes Egaroucid for the device (engines/sizing): as
@@ -139,6 +143,10 @@ func (p *egaroucidPool) acquire() *lease {
 		} else {
 			p.leased += 2
 		}
+	}
+	if l.engines == nil && p.refused == nil && !p.closed {
+		l.busy = true
+		p.builtins++
 	}
 	var start []stdEngine
 	if p.probing {
@@ -313,6 +321,9 @@ func (p *egaroucidPool) free(l *lease) {
 	if l.bound && p.byMatch[l.match] == l {
 		delete(p.byMatch, l.match)
 	}
+	if l.busy {
+		p.builtins--
+	}
 	if l.engines == nil {
 		return
 	}
@@ -336,6 +347,23 @@ func (p *egaroucidPool) refuse(err error) {
 	p.mu.Unlock()
 	p.log.Error("Egaroucid refused: std is played by the built-in engine from now on", "err", err)
 	closeAll(list, p.log)
+}
+
+// describe names what plays std now, for FlipSight's environment.engine
+// (bot.EngineFactory.Describe), after builtin, the built-in engine's
+// name: Egaroucid; the built-in engine for good once Egaroucid was
+// refused; or the built-in engine while Egaroucid is busy, when some
+// match not yet over plays std with it because every pair was leased.
+func (p *egaroucidPool) describe(builtin string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.refused != nil:
+		return builtin + "; std: built-in (Egaroucid refused: more memory than its share)"
+	case p.builtins > 0:
+		return builtin + "; std: built-in while Egaroucid is busy"
+	}
+	return builtin + "; std: Egaroucid"
 }
 
 // Refused returns why Egaroucid was refused, or nil.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
@@ -317,4 +318,48 @@ func TestEgaroucidProbeRefuses(t *testing.T) {
 	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0))
 	assert.Len(t, tp.made, 1, "nothing else made")
 	assert.Zero(t, tp.made[0].startCount())
+}
+
+// TestEngineDescriptionFollowsThePool: the engine reported to FlipSight
+// (bot.EngineFactory.Describe) says what plays std now: Egaroucid; the
+// built-in engine while a match plays it because the pair is busy; the
+// built-in engine once Egaroucid is refused. Before, it said "std:
+// Egaroucid" throughout.
+func TestEngineDescriptionFollowsThePool(t *testing.T) {
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	s := settings.Default()
+	s.Engines["std"] = settings.EngineEgaroucid
+	require.Equal(t, 2, s.MaxMatches)
+	var logs syncBuffer
+	p := botPlayer{cfg: botPlayerConfig{Egaroucid: "/nonexistent/egaroucid", Machine: pi3, Logger: testLogger(&logs)}}
+	f, pool := p.engineFactory(builtin, s)
+	require.NotNil(t, pool)
+	defer pool.Close()
+	require.Equal(t, 2, pool.slots, "one pair on a 1 GB Pi")
+	made := 0
+	pool.newEngine = func() (stdEngine, error) { made++; return &fakeStd{id: 100 + made}, nil }
+	require.NotNil(t, f.Describe)
+
+	assert.Equal(t, "builtin; std: Egaroucid", f.Describe())
+	newMatch := func() *modeEngine {
+		e, err := f.New()
+		require.NoError(t, err)
+		return e.(*modeEngine)
+	}
+	first, second := newMatch(), newMatch()
+	require.NoError(t, first.StartFor(othello.Std))
+	assert.Equal(t, "builtin; std: Egaroucid", f.Describe(), "the first match has the pair")
+	require.NoError(t, second.StartFor(othello.Std))
+	assert.Equal(t, "builtin; std: built-in while Egaroucid is busy", f.Describe())
+	assert.Equal(t, 101, stdMove(t, first, 1, 0))
+	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0))
+	assert.Equal(t, "builtin; std: built-in while Egaroucid is busy", f.Describe(), "while the second match runs")
+
+	require.NoError(t, second.Close())
+	pool.retain(statusOf(1))
+	assert.Equal(t, "builtin; std: Egaroucid", f.Describe(), "the built-in match is over")
+
+	pool.refuse(fmt.Errorf("rss over share: %w", egaroucid.ErrOverShare))
+	assert.Equal(t, "builtin; std: built-in (Egaroucid refused: more memory than its share)", f.Describe())
+	require.NoError(t, first.Close())
 }

@@ -135,6 +135,9 @@ type app struct {
 	// cardRetry is how often a card token that could not be checked is
 	// tried again (cardRetry; tests shorten it).
 	cardRetry time.Duration
+	// codeLogEvery is how often the pairing code is logged again while
+	// setup is needed (PairingCodeLogInterval; tests shorten it).
+	codeLogEvery time.Duration
 
 	mu       sync.Mutex // guards the fields below
 	code     string
@@ -176,7 +179,7 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	}
 	hub := state.NewHub(nil)
 	a := &app{
-		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry,
+		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry, codeLogEvery: PairingCodeLogInterval,
 		tokens:       store.NewTokenFile(cfg.Dir),
 		settingsFile: settings.NewFile(cfg.Dir),
 		checker:      cfg.Checker,
@@ -247,6 +250,7 @@ func (a *app) run(ctx context.Context) int {
 		pages.run(runCtx, a.cfg.AddressRefresh, 2*time.Second)
 		close(pagesDone)
 	}()
+	wg.Go(func() { a.remindPairingCode(runCtx) })
 
 	// The Pi has no RTC: TLS fails until NTP has set the clock.
 	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseWaitingClock })

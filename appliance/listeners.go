@@ -24,11 +24,22 @@ type pageServers struct {
 	log     *slog.Logger
 	// onChange gets the URLs served after every change.
 	onChange func(urls []string)
+	// maxConns bounds the connections each listener holds open at once
+	// (DefaultMaxPageConns when 0).
+	maxConns int
 
 	mu      sync.Mutex // guards servers and lastErr
 	servers map[string]*boundServer
 	lastErr string
 }
+
+// A page connection must send its request's header within
+// pageReadHeaderTimeout and is closed after pageIdleTimeout without one:
+// a held connection takes one of the listener's DefaultMaxPageConns.
+const (
+	pageReadHeaderTimeout = 10 * time.Second
+	pageIdleTimeout       = 30 * time.Second
+)
 
 type boundServer struct {
 	srv *http.Server
@@ -65,12 +76,17 @@ func (p *pageServers) refresh() {
 			p.logOnce("listen on "+h, err)
 			continue
 		}
+		maxConns := p.maxConns
+		if maxConns <= 0 {
+			maxConns = DefaultMaxPageConns
+		}
+		ln = newLimitListener(ln, maxConns)
 		srv := &http.Server{
 			Handler:           p.handler,
-			ReadHeaderTimeout: 10 * time.Second,
+			ReadHeaderTimeout: pageReadHeaderTimeout,
 			ReadTimeout:       30 * time.Second,
-			WriteTimeout:      60 * time.Second,
-			IdleTimeout:       2 * time.Minute,
+			WriteTimeout:      60 * time.Second, // the game exports move it on game by game
+			IdleTimeout:       pageIdleTimeout,
 			ErrorLog:          slog.NewLogLogger(p.log.Handler(), slog.LevelDebug),
 		}
 		p.servers[h] = &boundServer{srv: srv, url: "http://" + ln.Addr().String() + "/"}

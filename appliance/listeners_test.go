@@ -3,6 +3,7 @@ package appliance
 import (
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -70,4 +71,42 @@ func TestPageServersFollowAddresses(t *testing.T) {
 
 	set(nil, errors.New("netlink down"))
 	assert.Len(t, p.urls(), 1, "a failed listing keeps what is served")
+}
+
+// TestLimitListener: at most max connections are accepted at once; one
+// closing lets the next in; Close ends an Accept waiting for a slot.
+func TestLimitListener(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l := newLimitListener(inner, 2)
+	accepted := make(chan net.Conn, 8)
+	acceptDone := make(chan error, 1)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				acceptDone <- err
+				return
+			}
+			accepted <- c
+		}
+	}()
+	for range 3 {
+		c, err := net.Dial("tcp", inner.Addr().String())
+		require.NoError(t, err)
+		defer c.Close()
+	}
+	first, second := <-accepted, <-accepted
+	select {
+	case <-accepted:
+		t.Fatal("a third connection accepted while two are open")
+	case <-time.After(100 * time.Millisecond):
+	}
+	require.NoError(t, first.Close())
+	first.Close() // a second Close frees nothing more
+	third := <-accepted
+	require.NoError(t, l.Close())
+	assert.ErrorIs(t, <-acceptDone, net.ErrClosed)
+	second.Close()
+	third.Close()
 }

@@ -124,6 +124,9 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 		return f, nil
 	}
 	f.Name = builtin.Name() + "; std: Egaroucid"
+	// What plays std changes as pairs are leased, or the build is refused:
+	// the bot asks before every agent_poll.
+	f.Describe = func() string { return pool.describe(builtin.Name()) }
 	f.Scope = bot.PerMatch
 	f.New = func() (engines.Engine, error) {
 		return &modeEngine{builtin: builtin, pool: pool, off: off}, nil

@@ -153,6 +153,32 @@ func (a *app) rotatePairingCode(why string) {
 	})
 }
 
+// PairingCodeLogInterval is how often the pairing code is logged again
+// while setup is needed, so that it is always among the last lines of
+// gokrazy's log (it keeps 100), whatever else was logged meanwhile.
+const PairingCodeLogInterval = time.Minute
+
+// remindPairingCode logs the pairing code again every a.codeLogEvery while
+// setup is needed, until ctx ends.
+func (a *app) remindPairingCode(ctx context.Context) {
+	t := time.NewTicker(a.codeLogEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		st := a.hub.Snapshot()
+		code := a.PairingCode()
+		if st.Token != state.TokenNone || st.Phase != state.PhaseRunning || code == "" {
+			continue
+		}
+		a.log.Info("setup needed: open the page and type the pairing code", "pairing_code", code,
+			"pages", strings.Join(st.Device.PageURLs, " "), "why", "reminder")
+	}
+}
+
 // newPairingCode returns six random decimal digits from crypto/rand.
 func newPairingCode() (string, error) {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))

@@ -1,6 +1,7 @@
 package appliance
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -431,4 +433,23 @@ func TestNewPairingCode(t *testing.T) {
 func TestRedact(t *testing.T) {
 	assert.Equal(t, "dial: [token] x", redact("dial: "+tokA+" x", mustToken(t, tokA)))
 	assert.True(t, errors.Is(ErrTokenRejected, ErrTokenRejected))
+}
+
+// TestPairingCodeIsLoggedAgain: while setup is needed the pairing code is
+// logged again at every interval, so that a flood of other lines never
+// pushes it out of gokrazy's last 100; once set up, it is not.
+func TestPairingCodeIsLoggedAgain(t *testing.T) {
+	e := startEnv(t, func(_ *Config, a *app) { a.codeLogEvery = 30 * time.Millisecond })
+	st := e.waitFor("setup needed", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
+	lines := func() int { return strings.Count(e.logs.String(), "pairing_code="+st.PairingCode) }
+	require.Eventually(t, func() bool { return lines() >= 4 }, 10*time.Second, 10*time.Millisecond, "logged again")
+	assert.Contains(t, e.logs.String(), "why=reminder")
+
+	tok, err := flipsight.NewToken(tokA)
+	require.NoError(t, err)
+	require.Equal(t, state.TokenStored, e.a.UseToken(context.Background(), tok).Source)
+	time.Sleep(60 * time.Millisecond) // a reminder in flight
+	n := lines()
+	time.Sleep(200 * time.Millisecond)
+	assert.Equal(t, n, lines(), "not logged once set up")
 }

@@ -17,7 +17,8 @@
 //
 // Files:
 //
-//   - file.go: [File] and [Format], one value in one file.
+//   - file.go: [File] and [Format], one value in one file, read with a
+//     size limit ([ReadFileLimit], [ErrTooLarge]).
 //   - atomic.go: [FS], the atomic write and its stages, [SyncDir],
 //     [CleanTemps], [IsReadOnly].
 //   - token.go: the token's form ([ValidateToken], [ParseToken]) and its

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,6 +31,42 @@ type Format[T any] struct {
 	// Missing is what Load's error wraps when no file is stored and there
 	// is no Default (fs.ErrNotExist when nil).
 	Missing error
+	// MaxBytes is the largest file Load reads (DefaultMaxBytes when 0); a
+	// larger one is damaged and is not read.
+	MaxBytes int64
+}
+
+// DefaultMaxBytes is the largest file a File reads when its Format sets
+// no MaxBytes: a token or the settings are a few hundred bytes.
+const DefaultMaxBytes = 64 << 10
+
+// ErrTooLarge is wrapped by ReadFileLimit's error for a file over its
+// limit.
+var ErrTooLarge = errors.New("file too large")
+
+// ReadFileLimit reads the file path when it holds at most limit bytes: a
+// larger one is refused by its size before it is read, and a file that
+// grows meanwhile (or a special file, whose size says nothing) is read no
+// further than limit+1 bytes. Errors wrap ErrTooLarge for such a file and
+// the operating system's error (which names path) otherwise; the former
+// name neither path nor content, so that the caller says which file.
+func ReadFileLimit(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
+		return nil, fmt.Errorf("%d bytes, at most %d: %w", fi.Size(), limit, ErrTooLarge)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("over %d bytes: %w", limit, ErrTooLarge)
+	}
+	return b, nil
 }
 
 // File keeps one value in one file of a directory: mode 0600 in a
@@ -61,7 +98,11 @@ func (f *File[T]) Load() (T, error) {
 	if f.format.Default != nil {
 		zero = f.format.Default()
 	}
-	b, err := os.ReadFile(f.Path())
+	limit := f.format.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	b, err := ReadFileLimit(f.Path(), limit)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && f.format.Default != nil:
 		return zero, nil

@@ -18,6 +18,10 @@ const (
 	MaxTokenLen = 512
 )
 
+// MaxTokenFileBytes is the largest token file read: a token of
+// MaxTokenLen and the white space an editor may add.
+const MaxTokenFileBytes = 4 << 10
+
 // TokenFileName is the token's file name in the store directory.
 const TokenFileName = "fs_bot_token"
 
@@ -91,5 +95,6 @@ func NewTokenFile(dir string) *File[flipsight.Token] {
 	return NewFile(dir, Format[flipsight.Token]{
 		Name: TokenFileName, What: "token",
 		Encode: EncodeToken, Decode: decodeToken, Missing: ErrNoToken,
+		MaxBytes: MaxTokenFileBytes,
 	})
 }

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
+
+	"flipbot.dev/flipbot/appliance/store"
 )
 
 // AdminUser is the HTTP Basic user name of the admin password, the same as
@@ -18,6 +19,10 @@ const AdminUser = "gokrazy"
 // errNoPassword means no admin password is configured, so admin pages are shut.
 var errNoPassword = errors.New("no admin password is configured")
 
+// maxPasswordFile is the largest admin password file read (gokrazy
+// writes a password of 20 characters).
+const maxPasswordFile = 4 << 10
+
 // passwordSource reads the admin password from the first existing file of a
 // list at every check, so a password changed by an update applies at once.
 type passwordSource struct {
@@ -26,7 +31,7 @@ type passwordSource struct {
 
 func (p passwordSource) password() (string, error) {
 	for _, f := range p.files {
-		b, err := os.ReadFile(f)
+		b, err := store.ReadFileLimit(f, maxPasswordFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

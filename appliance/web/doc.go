@@ -32,12 +32,16 @@
 //     page.
 //   - status.go: the status page, its live part and /api/status.
 //   - settings_page.go: the settings page.
-//   - games.go: the games list, the replay and their API and downloads.
+//   - games.go: the games list, the replay and their API and downloads;
+//     exports stream game by game, one at a time.
 //   - templates.go: the page templates (*.html) and their functions.
 //   - static.go: /static/ (style.css, refresh.js, replay.js and nothing else).
 //   - auth.go: the admin password and the pairing code's comparison.
 //   - csrf.go: the CSRF tokens; flash.go: one notice per browser.
-//   - hostcheck.go: the Host check; ratelimit.go: the failure limiter.
+//   - hostcheck.go: the Host check; ratelimit.go: the failure limiter,
+//     keyed by IPv4 address or IPv6 /64.
+//   - refusals.go: refused requests logged in aggregate (at most a line
+//     per kind per [RefusalLogInterval]).
 //
 // It may import appliance/state, appliance/settings and appliance/store
 // (the token's form, the kinds of storage failure), and never the package

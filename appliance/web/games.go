@@ -1,14 +1,17 @@
 package web
 
 import (
-	"bytes"
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
+	"time"
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
@@ -36,26 +39,16 @@ func (h *Handler) gameRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games", h.serveGames)
 	mux.HandleFunc("GET /games/{id}", h.serveReplay)
 	mux.HandleFunc("GET /api/games", h.serveAPIGames)
-	mux.HandleFunc("GET /api/games/export.jsonl", h.serveExport("jsonl"))
-	mux.HandleFunc("GET /api/games/export.ggf", h.serveExport("ggf"))
+	mux.HandleFunc("GET /api/games/export.jsonl", h.serveExport(record.FormatJSONL))
+	mux.HandleFunc("GET /api/games/export.ggf", h.serveExport(record.FormatGGF))
 	mux.HandleFunc("GET /api/games/{id}", h.serveAPIGame)
 	mux.HandleFunc("GET /api/games/{id}/{format}", h.serveGameDownload)
 }
 
-// gamesFilter reads the filter of a list request.
+// gamesFilter reads the filter of a list request (record.ParseFilter): a
+// value it refuses selects everything, an opponent too long is cut.
 func gamesFilter(q url.Values) record.Filter {
-	f := record.Filter{Mode: q.Get("mode"), Result: q.Get("result"), Opponent: strings.TrimSpace(q.Get("opponent"))}
-	if _, err := othello.ParseMode(f.Mode); err != nil {
-		f.Mode = ""
-	}
-	switch f.Result {
-	case record.Win, record.Loss, record.Draw, record.Aborted:
-	default:
-		f.Result = ""
-	}
-	if len(f.Opponent) > 64 {
-		f.Opponent = f.Opponent[:64]
-	}
+	f, _ := record.ParseFilter(q.Get("mode"), q.Get("result"), q.Get("opponent"))
 	return f
 }
 
@@ -70,15 +63,19 @@ func intParam(q url.Values, name string, def, lo, hi int) int {
 // gamesPage is what the games list template gets.
 type gamesPage struct {
 	pageData
-	Games   []record.Summary
-	Total   int
-	Filter  record.Filter
-	Modes   []string
-	Offset  int
-	Prev    string
-	Next    string
-	Query   string
-	Enabled bool
+	Games  []record.Summary
+	Total  int
+	Filter record.Filter
+	Modes  []string
+	Offset int
+	Prev   string
+	Next   string
+	// The links of the filtered list: whole URLs, the query encoded once
+	// (a query put into an href by the template had its = and & escaped).
+	ExportJSONL template.URL
+	ExportGGF   template.URL
+	JSON        template.URL
+	Enabled     bool
 }
 
 func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
@@ -95,7 +92,13 @@ func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
 			v.Set(k, s)
 		}
 	}
-	p.Query = v.Encode()
+	link := func(path string) template.URL {
+		if len(v) == 0 {
+			return template.URL(path)
+		}
+		return template.URL(path + "?" + v.Encode()) // encoded by url.Values: safe in an href
+	}
+	p.ExportJSONL, p.ExportGGF, p.JSON = link("/api/games/export.jsonl"), link("/api/games/export.ggf"), link("/api/games")
 	page := func(off int) string {
 		v2 := url.Values{}
 		for k, s := range v {
@@ -143,8 +146,12 @@ func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game
 		return record.Game{}, false
 	}
 	if err != nil {
-		h.log.Warn("read game", "game", id, "err", err)
-		h.message(w, r, http.StatusInternalServerError, "Game unreadable", "The game could not be read: "+err.Error(), "/games")
+		// The visitor learns that the record is damaged; what and where
+		// (a file path, the decoder's words) goes to the log, which only
+		// the owner reads.
+		h.refused.note("game record unreadable", "game", id, "bad_record", errors.Is(err, record.ErrBadGame), "err", err)
+		h.message(w, r, http.StatusInternalServerError, "Game damaged",
+			"This game's record is damaged and cannot be shown (details in the device's log).", "/games")
 		return record.Game{}, false
 	}
 	return g, true
@@ -155,17 +162,32 @@ func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: h.hub.Snapshot()}, Game: g, GGF: g.Mode == "std"}
-	positions, err := g.Replay()
+	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: h.hub.Snapshot()}, Game: g, GGF: record.FormatGGF.Expresses(g.Mode)}
+	var err error
+	p.Frames, err = replayFrames(g)
 	if err != nil {
 		p.Error = err.Error()
 	}
+	h.render(w, http.StatusOK, "replay", p)
+}
+
+// replayFrames returns the positions of g, move by move, as far as they
+// replay. The blocked squares drawn are the mode's own
+// (othello.Mode.BlockedSquares), never the record's list.
+func replayFrames(g record.Game) ([]frame, error) {
+	mode, err := othello.ParseMode(g.Mode)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	blocked := mode.BlockedSquares()
+	positions, err := g.Replay()
+	frames := make([]frame, 0, len(positions))
 	clock := [2]int64{g.ClockMS, g.ClockMS}
 	for i, pos := range positions {
 		b, wh := pos.Count()
-		f := frame{Ply: i, Leg: state.Leg{BoardSize: g.BoardSize, Board: pos.Board(), Blocked: g.Blocked, LastMove: -2},
+		f := frame{Ply: i, Leg: state.Leg{BoardSize: mode.Size(), Board: pos.Board(), Blocked: blocked, LastMove: -2},
 			Discs: [2]int{b, wh}}
-		if i > 0 {
+		if i > 0 && i-1 < len(g.Moves) {
 			m := g.Moves[i-1]
 			f.Move = &m
 			f.Leg.LastMove = m.Move
@@ -174,9 +196,9 @@ func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		f.Clock = clock
-		p.Frames = append(p.Frames, f)
+		frames = append(frames, f)
 	}
-	h.render(w, http.StatusOK, "replay", p)
+	return frames, err
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -215,7 +237,7 @@ func (h *Handler) apiGame(w http.ResponseWriter, r *http.Request) (record.Game, 
 		return record.Game{}, false
 	}
 	if err != nil {
-		h.log.Warn("read game", "game", id, "err", err)
+		h.refused.note("read game", "game", id, "err", err)
 		http.Error(w, "game unreadable", http.StatusInternalServerError)
 		return record.Game{}, false
 	}
@@ -229,8 +251,8 @@ func (h *Handler) serveAPIGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serveGameDownload(w http.ResponseWriter, r *http.Request) {
-	format := r.PathValue("format")
-	if format != "ggf" && format != "jsonl" {
+	format, err := record.ParseFormat(r.PathValue("format"))
+	if err != nil {
 		http.Error(w, "format is ggf or jsonl", http.StatusNotFound)
 		return
 	}
@@ -238,51 +260,99 @@ func (h *Handler) serveGameDownload(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var body []byte
-	ctype := "application/x-ndjson"
-	if format == "ggf" {
-		s, err := g.GGF()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusNotFound)
-			return
-		}
-		body, ctype = []byte(s+"\n"), "text/plain; charset=utf-8"
-	} else {
-		line, err := g.MarshalLine()
-		if err != nil {
-			http.Error(w, "encode", http.StatusInternalServerError)
-			return
-		}
-		body = line
+	if !format.Expresses(g.Mode) {
+		http.Error(w, fmt.Sprintf("game %s is %s: %s", g.ID, g.Mode, record.ErrNotStd), http.StatusNotFound)
+		return
 	}
-	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Type", format.ContentType())
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="flipbot-%s.%s"`, g.ID, format))
-	w.Write(body)
+	if err := record.NewWriter(w, format).Write(&g); err != nil {
+		h.log.Debug("game download", "game", g.ID, "err", err)
+	}
 }
 
-func (h *Handler) serveExport(format string) http.HandlerFunc {
+// Exports: one at a time (each reads the whole store from the card), the
+// others told to come back after exportRetryAfter; the write deadline
+// moves on by exportWriteWindow with every game written, so that a long
+// export over a slow link is not cut while a client that stops reading is.
+const (
+	exportRetryAfter  = 10 * time.Second
+	exportWriteWindow = 30 * time.Second
+	exportBuffer      = 32 << 10
+)
+
+// serveExport streams every game that passes the query's filter in format,
+// game by game (record.Store.Export): it holds one game and a 32 KiB buffer,
+// whatever the size of the store, and stops between two games when the
+// client has gone. One export runs at a time; another gets 429 with a
+// Retry-After.
+func (h *Handler) serveExport(format record.Format) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var buf bytes.Buffer
-		if h.cfg.Games != nil {
-			f := gamesFilter(r.URL.Query())
-			var err error
-			if format == "ggf" {
-				err = h.cfg.Games.WriteGGF(&buf, f)
-			} else {
-				err = h.cfg.Games.WriteJSONL(&buf, f)
-			}
-			if err != nil {
-				h.log.Warn("export games", "err", err)
-				http.Error(w, "games unreadable", http.StatusInternalServerError)
-				return
-			}
+		select {
+		case h.exportSlot <- struct{}{}:
+			defer func() { <-h.exportSlot }()
+		default:
+			w.Header().Set("Retry-After", strconv.Itoa(int(exportRetryAfter/time.Second)))
+			http.Error(w, "another export is running; try again in a few seconds", http.StatusTooManyRequests)
+			return
 		}
-		ctype := "application/x-ndjson"
-		if format == "ggf" {
-			ctype = "text/plain; charset=utf-8"
+		w.Header().Set("Content-Type", format.ContentType())
+		w.Header().Set("Content-Disposition", `attachment; filename="flipbot-games.`+string(format)+`"`)
+		if h.cfg.Games == nil {
+			return
 		}
-		w.Header().Set("Content-Type", ctype)
-		w.Header().Set("Content-Disposition", `attachment; filename="flipbot-games.`+format+`"`)
-		w.Write(buf.Bytes())
+		sent := &countingWriter{w: w}
+		buf := bufio.NewWriterSize(sent, exportBuffer)
+		out := &gameByGame{ctx: r.Context(), w: buf, rc: http.NewResponseController(w)}
+		st, err := h.cfg.Games.Export(out, format, gamesFilter(r.URL.Query()))
+		if err == nil {
+			err = buf.Flush()
+		}
+		switch {
+		case err == nil:
+		case r.Context().Err() != nil:
+			h.log.Debug("export stopped: the client has gone", "written", st.Written)
+		case sent.n == 0: // nothing sent yet: the status can still say so
+			h.refused.note("export games", "err", err)
+			http.Error(w, "games unreadable", http.StatusInternalServerError)
+		default:
+			// Half an export must not look like a whole one: the
+			// connection is cut, so the client sees an incomplete answer.
+			h.log.Warn("export games failed on the way", "written", st.Written, "err", err)
+			panic(http.ErrAbortHandler)
+		}
 	}
+}
+
+// gameByGame is the writer an export writes to: record.Writer passes it
+// one game per Write. Before each game it checks that the client is still
+// there (ctx) and moves the connection's write deadline on.
+type gameByGame struct {
+	ctx context.Context
+	w   io.Writer
+	rc  *http.ResponseController
+}
+
+// Write passes one game on, or fails with the context's error when the
+// request has ended.
+func (g *gameByGame) Write(p []byte) (int, error) {
+	if err := g.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	// Not every ResponseWriter has deadlines (tests); the server's own
+	// WriteTimeout then applies.
+	_ = g.rc.SetWriteDeadline(time.Now().Add(exportWriteWindow))
+	return g.w.Write(p)
+}
+
+// countingWriter counts the bytes written to w.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

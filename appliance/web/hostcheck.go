@@ -56,7 +56,7 @@ func (h *Handler) hostGuard(next http.Handler) http.Handler {
 			host = hh
 		}
 		if !hostAllowed(host, h.hub.Snapshot().Device.Hostname) {
-			h.log.Warn("request for another host name refused (DNS rebinding?)", "client", clientKey(r), "host", text.Elide(host, 64))
+			h.refused.note("request for another host name refused (DNS rebinding?)", "client", clientKey(r), "host", text.Elide(host, 64))
 			http.Error(w, "This device answers only to its own addresses and names.", http.StatusMisdirectedRequest)
 			return
 		}

@@ -43,7 +43,7 @@ func (h *Handler) serveSetup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !codeMatches(r.PostFormValue("code"), h.backend.PairingCode()) {
-		h.log.Warn("wrong pairing code", "client", key)
+		h.refused.note("wrong pairing code", "client", key)
 		if try.failed() {
 			h.backend.HardenPairingCode()
 		}

@@ -1,7 +1,7 @@
 package web
 
 import (
-	"net"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -48,14 +48,26 @@ func (l *failureLimiter) prune(ts []limitEntry, now time.Time) []limitEntry {
 	return ts[i:]
 }
 
-// limiterKey is the client key the limits apply to: the IPv4 address, or
-// the /64 network of an IPv6 address (one host may hold all of a /64).
+// limiterKey is the client key the limits apply to: an IPv4 address
+// alone (an IPv4-mapped IPv6 address as its IPv4 address), or the /64
+// network of an IPv6 address, link-local ones included, with its zone
+// dropped (one host may hold all of a /64, and the zone names the
+// device's own interface, not the client). A client that is not an
+// address (never so for a TCP peer) is its own key.
 func limiterKey(client string) string {
-	ip := net.ParseIP(client)
-	if ip == nil || ip.To4() != nil {
+	a, err := netip.ParseAddr(client)
+	if err != nil {
 		return client
 	}
-	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	a = a.WithZone("").Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return a.String() // not reached: every IPv6 address has a /64
+	}
+	return p.String()
 }
 
 // limitTry is one try counted by a failureLimiter: call failed or ok once.

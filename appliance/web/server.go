@@ -53,6 +53,11 @@ type Handler struct {
 	flashes   flashBox   // per-browser notices for the next page
 	setupMu   sync.Mutex // serialises first-boot setups: one wins
 	serve     http.Handler
+	// exportSlot holds one token while an export of the games runs: one
+	// at a time.
+	exportSlot chan struct{}
+	// refused logs refused requests in aggregate.
+	refused *refusalLog
 
 	mu      sync.Mutex // guards factsAt
 	factsAt time.Time  // when the device facts were last brought up to date
@@ -76,9 +81,11 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h := &Handler{
 		cfg: cfg, hub: cfg.Hub, backend: cfg.Backend, log: cfg.Logger, tmpl: tmpl, csrf: csrf,
-		pw:        passwordSource{files: cfg.PasswordFiles},
-		codeLimit: newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
-		pwLimit:   newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
+		pw:         passwordSource{files: cfg.PasswordFiles},
+		codeLimit:  newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
+		pwLimit:    newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
+		exportSlot: make(chan struct{}, 1),
+		refused:    newRefusalLog(cfg.Logger, RefusalLogInterval),
 	}
 	h.serve = h.routes()
 	return h, nil
@@ -161,6 +168,7 @@ func clientKey(r *http.Request) string {
 
 // tooMany answers 429 with a Retry-After.
 func (h *Handler) tooMany(w http.ResponseWriter, r *http.Request, wait time.Duration, what string) {
+	h.refused.note("too many wrong "+what+": refused for a while", "client", limiterKey(clientKey(r)))
 	secs := int(wait.Round(time.Second) / time.Second)
 	if secs < 1 {
 		secs = 1
@@ -187,14 +195,14 @@ func (h *Handler) admin(next http.HandlerFunc) http.HandlerFunc {
 			try.ok() // right, or no password sent
 		}
 		if err != nil {
-			h.log.Warn("admin page refused: no admin password", "err", err)
+			h.refused.note("admin page refused: no admin password", "err", err)
 			h.message(w, r, http.StatusForbidden, "No admin password",
 				"This device has no admin password configured (gokrazy's /perm/gokr-pw.txt or /etc/gokr-pw.txt; on a PC the -password-file flag), so the token and settings pages are shut.", "/")
 			return
 		}
 		if !ok {
 			if present {
-				h.log.Warn("wrong admin password", "client", key)
+				h.refused.note("wrong admin password", "client", key)
 				if try.failed() {
 					h.log.Warn("many wrong admin passwords from the LAN in the last minutes; each address stays limited on its own", "limit", FailGlobal)
 				}

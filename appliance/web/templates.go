@@ -8,6 +8,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 )
 
@@ -44,6 +45,7 @@ func parseTemplates() (*template.Template, error) {
 		"list":      func(s ...string) []string { return s },
 		"minus1":    func(n int) int { return n - 1 },
 		"deref":     func(f *float64) float64 { return *f },
+		"ggf":       record.FormatGGF.Expresses,
 	}
 	t, err := template.New("pages").Funcs(funcs).ParseFS(assets, "*.html")
 	if err != nil {

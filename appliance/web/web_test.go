@@ -5,8 +5,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/settings"
@@ -47,3 +51,52 @@ func (h testHandler) get(path string) (int, string) {
 	h.ServeHTTP(rec, req)
 	return rec.Code, rec.Body.String()
 }
+
+// TestRefusalsAreLoggedInAggregate: 150 requests for a foreign host name
+// write one line at once and one with the count at the end of the
+// interval, not 150 lines (which pushed the pairing code out of gokrazy's
+// 100-line log).
+func TestRefusalsAreLoggedInAggregate(t *testing.T) {
+	var logs syncLog
+	h, err := New(Config{Hub: state.NewHub(nil), Backend: stubBackend{}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	require.NoError(t, err)
+	const every = 200 * time.Millisecond
+	h.refused = newRefusalLog(h.log, every)
+	for range 150 {
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		req.Host = "attacker.example"
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		require.Equal(t, http.StatusMisdirectedRequest, rec.Code)
+	}
+	assert.Equal(t, 1, logs.lines(), "the first refusal, at once: %s", logs.String())
+	require.Eventually(t, func() bool { return logs.lines() == 2 }, 5*time.Second, 10*time.Millisecond)
+	assert.Contains(t, logs.String(), "more=149")
+	time.Sleep(2 * every)
+	assert.Equal(t, 2, logs.lines(), "a quiet interval writes nothing")
+
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Host = "attacker.example"
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	assert.Equal(t, 3, logs.lines(), "after a quiet interval the next refusal is logged at once")
+}
+
+// syncLog is a log sink safe for concurrent use.
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *syncLog) lines() int { return strings.Count(l.String(), "\n") }

@@ -1,0 +1,137 @@
+//go:build linux
+
+package appliance
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fdChildEnv makes the test binary the child of
+// TestHeldPageConnectionsLeaveTheBotItsDescriptors; its value is the URL
+// of the parent's stand-in for FlipSight.
+const fdChildEnv = "FLIPBOT_TEST_FD_CHILD"
+
+// childFDLimit is the child's RLIMIT_NOFILE: room for the pages' limit
+// and the bot's own connections, not for every connection the parent
+// holds.
+const childFDLimit = 160
+
+// TestHeldPageConnectionsLeaveTheBotItsDescriptors: a child process with
+// RLIMIT_NOFILE lowered to 160 serves the pages; the parent opens 400
+// connections to them and holds them; the child's own outgoing HTTP calls
+// (the bot's to FlipSight) still work, and the child holds at most
+// DefaultMaxPageConns page connections. Before, every held connection took
+// a descriptor: 4,200 of them under a 4,096 limit starved the bot.
+func TestHeldPageConnectionsLeaveTheBotItsDescriptors(t *testing.T) {
+	if u := os.Getenv(fdChildEnv); u != "" {
+		fdChild(t, u)
+		return
+	}
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "pong") }))
+	defer server.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHeldPageConnectionsLeaveTheBotItsDescriptors$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), fdChildEnv+"="+server.URL)
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Start())
+	defer func() { stdin.Close(); cmd.Wait() }()
+	lines := bufio.NewScanner(stdout)
+	next := func(prefix string) string {
+		t.Helper()
+		for lines.Scan() {
+			if s, ok := strings.CutPrefix(lines.Text(), prefix); ok {
+				return s
+			}
+		}
+		t.Fatalf("the child ended before %q: %v", prefix, lines.Err())
+		return ""
+	}
+	addr := next("pages ")
+
+	var held []net.Conn
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	for range 400 {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		require.NoError(t, err)
+		held = append(held, c)
+	}
+	time.Sleep(500 * time.Millisecond) // the child accepts what it will
+
+	fmt.Fprintln(stdin, "call")
+	assert.Equal(t, "ok", next("call "), "the bot's own calls while 400 page connections are held")
+	var fds int
+	_, err = fmt.Sscan(next("fds "), &fds)
+	require.NoError(t, err)
+	assert.Less(t, fds, DefaultMaxPageConns+30, "descriptors open in the child")
+
+	// The held connections idle out; the owner's page loads again.
+	for _, c := range held {
+		c.Close()
+	}
+	held = nil
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + addr + "/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// fdChild is the child: pages on loopback under a low descriptor limit,
+// and at each "call" on stdin, 20 calls to the parent's server on fresh
+// connections.
+func fdChild(t *testing.T, serverURL string) {
+	var rl syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl))
+	rl.Cur = childFDLimit
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl))
+	p := &pageServers{
+		handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "page") }),
+		hosts:   func() ([]string, error) { return []string{"127.0.0.1"}, nil },
+		log:     slog.New(slog.DiscardHandler),
+	}
+	p.refresh()
+	defer p.shutdown(time.Second)
+	urls := p.urls()
+	require.Len(t, urls, 1)
+	fmt.Printf("\npages %s\n", strings.TrimSuffix(strings.TrimPrefix(urls[0], "http://"), "/"))
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		if in.Text() != "call" {
+			continue
+		}
+		result := "ok"
+		for range 20 {
+			resp, err := client.Get(serverURL)
+			if err != nil {
+				result = "failed: " + err.Error()
+				break
+			}
+			resp.Body.Close()
+		}
+		fmt.Printf("\ncall %s\n", result)
+		entries, _ := os.ReadDir("/proc/self/fd")
+		fmt.Printf("\nfds %d\n", len(entries))
+	}
+}
