@@ -47,6 +47,15 @@ func TestStderrFloodIsBounded(t *testing.T) {
 	var log enginetest.Log
 	p := start(t, &log, Config{Name: "fake"}, "floodstderr")
 	<-p.Done()
+	// The readers end at the end of the pipes, which may come after the
+	// exit (Windows); Stop would close them mid-way.
+	read := make(chan struct{})
+	go func() { p.readers.Wait(); close(read) }()
+	select {
+	case <-read:
+	case <-time.After(10 * time.Second):
+		t.Error("stderr not read to its end within 10 s")
+	}
 	p.Stop()
 	out := log.String()
 	logged := strings.Count(out, "msg=\"engine stderr\" ")
