@@ -122,6 +122,7 @@ type recorder struct {
 	refuseMoves int              // the next agent_move calls answer this status…
 	refuseWith  int
 	refused     [][3]int64 // the moves refused, in order
+	pollDelay   time.Duration // each agent_poll is answered this late
 }
 
 func newRecorder(t *testing.T, fs *fakeServer) *recorder {
@@ -158,6 +159,11 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 		switch a.Action {
 		case flipsight.ActionPoll:
 			r.polls = append(r.polls, time.Now())
+			if d := r.pollDelay; d > 0 {
+				r.mu.Unlock()
+				time.Sleep(d)
+				r.mu.Lock()
+			}
 		case flipsight.ActionMove:
 			r.moves[[3]int64{a.MatchID, a.Leg, a.Revision}]++
 			if r.refuseMoves > 0 {
@@ -319,4 +325,35 @@ func TestHumanRoomPlaysEveryRound(t *testing.T) {
 	require.True(t, ok)
 	require.NotNil(t, m.RoundNo)
 	assert.Equal(t, int64(3), *m.RoundNo)
+}
+
+// TestPollsStartAnIntervalApart: without the stream, in a match, polls
+// start PollMatch apart even when each answer takes long (a distant
+// server): the answer's round trip is not added to the interval.
+func TestPollsStartAnIntervalApart(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{clock: 60 * time.Second})
+	rec := newRecorder(t, fs)
+	const every, delay = 500 * time.Millisecond, 300 * time.Millisecond
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, c *flipsight.Config) {
+		c.APIURL = rec.apiURL()
+		o.NoStream = true
+		o.Timing = Timing{PollStream: 10 * time.Second, PollMatch: every, PollIdle: every, MinPollGap: every,
+			BackoffMin: time.Second, BackoffMax: 30 * time.Second}
+	})
+	waitOnline(t, fs, br)
+	rec.mu.Lock()
+	rec.pollDelay = delay
+	rec.mu.Unlock()
+	from := time.Now()
+	time.Sleep(4 * time.Second)
+	gaps := rec.pollGaps(from)
+	require.GreaterOrEqual(t, len(gaps), 4)
+	var sum time.Duration
+	for _, g := range gaps {
+		sum += g
+		assert.GreaterOrEqual(t, g, every-5*time.Millisecond, "never closer than the minimum gap: %v", gaps)
+	}
+	mean := sum / time.Duration(len(gaps))
+	assert.Less(t, mean, every+delay/2, "polls start an interval apart, not an interval after each answer: %v", gaps)
 }

@@ -257,10 +257,17 @@ func (b *Bot) pollInterval() time.Duration {
 	return b.t.PollIdle
 }
 
-// schedulePoll arms the periodic poll one interval after now (loop).
+// schedulePoll arms the periodic poll one interval after the last poll
+// began, not after its answer came: a poll a second means a second between
+// their starts, so the answer's round trip (hundreds of milliseconds to a
+// distant server) is not added to every own turn seen through a poll (loop).
 func (b *Bot) schedulePoll() {
 	b.stopPollTimer()
-	b.armPoll(b.pollInterval())
+	d := b.pollInterval()
+	if !b.lastPoll.IsZero() {
+		d -= time.Since(b.lastPoll)
+	}
+	b.armPoll(max(d, 0))
 }
 
 // onPoll handles an agent_poll answer (loop).
