@@ -121,7 +121,7 @@ type recorder struct {
 	streamDown  bool             // every stream open answers 503
 	refuseMoves int              // the next agent_move calls answer this status…
 	refuseWith  int
-	refused     [][3]int64 // the moves refused, in order
+	refused     [][3]int64    // the moves refused, in order
 	pollDelay   time.Duration // each agent_poll is answered this late
 }
 
