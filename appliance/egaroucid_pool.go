@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/appliance/settings"
-	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/sizing"
@@ -54,7 +53,7 @@ type egaroucidPool struct {
 	// builtins counts the leases not yet freed that play std with the
 	// built-in engine for lack of a free pair (describe).
 	builtins int
-	byMatch  map[int64]*lease // leases bound to their match
+	byMatch  map[int64]*lease // the leases of the matches with an engine not yet closed
 	refused  error            // why Egaroucid is no longer used
 	closed   bool
 	// probing: the first process is being checked (probe); the processes
@@ -66,13 +65,17 @@ type egaroucidPool struct {
 }
 
 // lease is what one std match plays with: two Egaroucid engines (legs 0 and
-// 1; one for a human match), or none (the built-in engine).
+// 1; one for a human match), or none (the built-in engine). It is the
+// match's from its first engine's making (open) to its last engine's
+// close (release): the bot makes a failed engine's replacement before it
+// closes the failed one, so the match keeps its lease, and its kind of
+// engine, to its end.
 type lease struct {
-	engines []stdEngine // nil: the built-in engine (no slot was free)
 	match   int64
-	bound   bool // match is set: the lease lives until the match ends
-	closed  bool // its modeEngine was closed (match over, or the engine discarded after a failure)
-	ended   bool // the bot's status no longer lists the match
+	human   bool        // one leg: one Egaroucid
+	refs    int         // the match's engines not yet closed
+	taken   bool        // engines were leased (take)
+	engines []stdEngine // nil: the built-in engine (no slot was free, or not yet taken)
 	freed   bool
 	busy    bool // built-in because every pair was leased (counted in builtins)
 }
@@ -116,13 +119,33 @@ func newEgaroucidPool(path string, s settings.Settings, m sizing.Machine, log *s
 	}
 }
 
-// acquire returns a new lease: two Egaroucid engines (warm ones first)
-// when two slots are free, else the built-in engine. The Egaroucid
-// processes are started (not waited for; while the first process is being
-// checked, once it has passed).
-func (p *egaroucidPool) acquire() *lease {
-	l := &lease{}
+// open returns match's lease, new or the one its earlier engine holds,
+// for one more engine of the match (release lets go of it).
+func (p *egaroucidPool) open(match int64, human bool) *lease {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.byMatch[match]
+	if l == nil {
+		l = &lease{match: match, human: human}
+		p.byMatch[match] = l
+	}
+	l.refs++
+	return l
+}
+
+// take leases the match's engines, once (a freed lease takes nothing): two
+// Egaroucid engines (warm ones first) when two slots are free, one of them
+// given back at once for a human match, else the built-in engine; and logs
+// what the match plays std with. The Egaroucid processes are started (not
+// waited for; while the first process is being checked, once it has
+// passed).
+func (p *egaroucidPool) take(l *lease) {
+	p.mu.Lock()
+	if l.taken || l.freed {
+		p.mu.Unlock()
+		return
+	}
+	l.taken = true
 	if p.refused == nil && !p.closed && p.slots-p.leased >= 2 {
 		for len(l.engines) < 2 && len(p.idle) > 0 {
 			l.engines = append(l.engines, p.idle[len(p.idle)-1])
@@ -131,7 +154,7 @@ func (p *egaroucidPool) acquire() *lease {
 		for len(l.engines) < 2 && len(p.all) < p.slots {
 			e, err := p.newEngine()
 			if err != nil {
-				p.log.Warn("Egaroucid could not be made; std is played by the built-in engine for this match", "err", err)
+				p.log.Warn("Egaroucid could not be made; std is played by the built-in engine for this match", "match", l.match, "err", err)
 				break
 			}
 			p.all[e] = true
@@ -154,9 +177,22 @@ func (p *egaroucidPool) acquire() *lease {
 	} else {
 		start = l.engines
 	}
+	if l.human && len(l.engines) == 2 {
+		p.idle = append(p.idle, l.engines[1]) // started like the other, warm for the next match
+		l.engines = l.engines[:1]
+		p.leased--
+	}
+	switch {
+	case l.engines != nil:
+		p.log.Info("std match plays with Egaroucid", "match", l.match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
+	case p.refused != nil:
+		p.log.Info("std match plays with the built-in engine: Egaroucid was refused", "match", l.match)
+	default:
+		p.log.Info("std match plays both legs with the built-in engine: every Egaroucid slot is taken by another match",
+			"match", l.match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
+	}
 	p.mu.Unlock()
 	p.start(start)
-	return l
 }
 
 func (p *egaroucidPool) start(list []stdEngine) {
@@ -217,97 +253,32 @@ func (p *egaroucidPool) probe(ctx context.Context) {
 	}()
 }
 
-// bind ties a lease to its match, once, and logs what the match plays std
-// with. A bound lease stays the match's until the match ends (retain),
-// across a discard of the engine that held it (claim). A human match has
-// one leg: its second Egaroucid goes back to the pool.
-func (p *egaroucidPool) bind(l *lease, match int64, human bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if l.bound || l.freed {
-		return
-	}
-	l.match, l.bound = match, true
-	p.byMatch[match] = l
-	if human && len(l.engines) == 2 {
-		p.idle = append(p.idle, l.engines[1])
-		l.engines = l.engines[:1]
-		p.leased--
-	}
-	switch {
-	case l.engines != nil:
-		p.log.Info("std match plays with Egaroucid", "match", match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
-	case p.refused != nil:
-		p.log.Info("std match plays with the built-in engine: Egaroucid was refused", "match", match)
-	default:
-		p.log.Info("std match plays both legs with the built-in engine: every Egaroucid slot is taken by another match",
-			"match", match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
-	}
-}
-
-// claim returns the lease bound to match, if there is one (a new engine
-// for a match whose engine was discarded after a failure), and reopens it.
-func (p *egaroucidPool) claim(match int64) *lease {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.byMatch[match]
-	if l != nil {
-		l.closed = false
-	}
-	return l
-}
-
 // engine returns the Egaroucid engine of a leg of the lease, or nil when
 // the built-in engine plays it (a built-in lease, or Egaroucid refused).
 func (p *egaroucidPool) engine(l *lease, leg int) stdEngine {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if l.engines == nil || p.refused != nil || p.closed || l.freed {
+	if len(l.engines) == 0 || p.refused != nil || p.closed || l.freed {
 		return nil
 	}
 	return l.engines[(leg&1)%len(l.engines)]
 }
 
 // builtinOnly reports whether the lease plays std with the built-in
-// engine (no slot was free for its match).
+// engine (no slot was free for its match when it was taken).
 func (p *egaroucidPool) builtinOnly(l *lease) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return l.engines == nil
+	return l.taken && l.engines == nil
 }
 
-// detach is called when the engine holding the lease is closed. An
-// unbound lease (a match that never played a std move) is freed now; a
-// bound one when the bot's status no longer lists its match (retain): the
-// bot also closes a match's engine after a failed move and makes a new one,
-// which claims the lease.
-func (p *egaroucidPool) detach(l *lease) {
+// release lets go of one engine's hold on its match's lease: when the
+// match's last engine is closed (its end), the lease is freed.
+func (p *egaroucidPool) release(l *lease) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	l.closed = true
-	if !l.bound || l.ended {
+	if l.refs--; l.refs <= 0 {
 		p.free(l)
-	}
-}
-
-// retain frees the leases of the matches the bot no longer plays (its
-// status lists every match from its acceptance to its end). Call it with
-// every status the bot reports.
-func (p *egaroucidPool) retain(st bot.Status) {
-	active := make(map[int64]bool, len(st.Matches))
-	for _, m := range st.Matches {
-		active[m.ID] = true
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for id, l := range p.byMatch {
-		if active[id] {
-			continue
-		}
-		l.ended = true
-		if l.closed {
-			p.free(l)
-		}
 	}
 }
 
@@ -318,7 +289,7 @@ func (p *egaroucidPool) free(l *lease) {
 		return
 	}
 	l.freed = true
-	if l.bound && p.byMatch[l.match] == l {
+	if p.byMatch[l.match] == l {
 		delete(p.byMatch, l.match)
 	}
 	if l.busy {

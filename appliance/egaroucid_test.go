@@ -80,10 +80,10 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	require.Greater(t, uint64(400*sizing.MiB), egaroucid.OverShareLimit(sizing.Egaroucid(pi3, pool.slots).Share))
 
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	m := &modeEngine{builtin: builtin, pool: pool, off: map[othello.Mode]bool{}}
+	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 7, Mode: othello.Std, Legs: 2})
 	require.NoError(t, m.StartFor(othello.Std))
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 20 * time.Second,
-		Wire: &othello.EngineRequest{MatchID: 7, Leg: 0}}
+		Wire: &othello.EngineRequest{Leg: 0}}
 	r, err := m.Move(context.Background(), req)
 	require.NoError(t, err, "no move lost for it")
 	assert.Equal(t, builtinMove, r.Move, "played by the built-in engine")
@@ -299,14 +299,14 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	defer pool.Close()
 	plan := sizing.Egaroucid(pi3, pool.slots)
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	m := &modeEngine{builtin: builtin, pool: pool, off: map[othello.Mode]bool{}}
+	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 1, Mode: othello.Std, Legs: 2})
 	pool.probe(context.Background()) // as the player does: the first one checked
 	require.NoError(t, m.StartFor(othello.Std))
 	errs := make(chan error, 2)
 	for leg := range 2 {
 		go func() {
 			req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 10 * time.Second,
-				Wire: &othello.EngineRequest{MatchID: 1, Leg: leg}}
+				Wire: &othello.EngineRequest{Leg: leg}}
 			var err error
 			for try := 0; try < 6; try++ { // a start-up past the allowance is waited for again
 				var r engines.Result

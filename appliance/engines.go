@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
@@ -15,20 +16,28 @@ import (
 
 // modeEngine plays each game mode with the engine the settings choose: the
 // shared built-in engine, or (std only) the two Egaroucid engines that the
-// pool leases to this match (one per leg). With Egaroucid the bot makes one
-// modeEngine per match; without it, one for everything. Modes set to "off"
-// are not supported, so the bot rejects them.
+// pool leases to its match (one per leg). With Egaroucid the bot makes one
+// modeEngine per match (bot.EngineFactory.NewMatch), which knows its match
+// from the start; without it, one for everything. Modes set to "off" are
+// not supported, so the bot rejects them.
 type modeEngine struct {
 	builtin engines.Engine // shared; closed by the owner of the player, not here
 	pool    *egaroucidPool // Egaroucid for std, or nil
 	off     map[othello.Mode]bool
+	lease   *lease // the match's std engines (with pool), shared by the match's engines
 
 	mu     sync.Mutex
-	lease  *lease // this match's std engines, once leased
 	closed bool
 }
 
 var _ engines.Engine = (*modeEngine)(nil)
+
+// newMatchEngine makes the engine of match m: std with the pool's lease
+// for m (the one the match's earlier engine, discarded after a failure,
+// held: a match keeps its kind of engine to its end).
+func newMatchEngine(builtin engines.Engine, pool *egaroucidPool, off map[othello.Mode]bool, m bot.MatchInfo) *modeEngine {
+	return &modeEngine{builtin: builtin, pool: pool, off: off, lease: pool.open(m.ID, m.Human)}
+}
 
 // Name names the engines in use: for std, Egaroucid, or the built-in
 // engine and why.
@@ -39,10 +48,7 @@ func (m *modeEngine) Name() string {
 	if err := m.pool.Refused(); err != nil {
 		return m.builtin.Name() + "; std: built-in (Egaroucid refused: more memory than its share)"
 	}
-	m.mu.Lock()
-	l := m.lease
-	m.mu.Unlock()
-	if l != nil && m.pool.builtinOnly(l) {
+	if m.pool.builtinOnly(m.lease) {
 		return m.builtin.Name() + "; std: built-in (every Egaroucid slot taken)"
 	}
 	return m.builtin.Name() + "; std: Egaroucid"
@@ -58,7 +64,8 @@ func (m *modeEngine) Supports(mode othello.Mode) bool {
 
 // Move asks the engine of the request's mode. A std move whose Egaroucid
 // was refused for its memory (then or meanwhile) is played by the built-in
-// engine in the time left, so that no move is lost for it.
+// engine in the time left, so that no move is lost for it. The leg, and
+// only the leg, comes from the request's wire form (the match is m's).
 func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	mode := req.Position.Mode
 	if m.off[mode] {
@@ -72,7 +79,8 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 	if req.Wire != nil {
 		leg = req.Wire.Leg
 	}
-	e := m.pool.engine(m.leaseFor(req), leg)
+	m.take()
+	e := m.pool.engine(m.lease, leg)
 	if e == nil {
 		return m.builtin.Move(ctx, req)
 	}
@@ -95,37 +103,15 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 	return m.builtin.Move(ctx, req)
 }
 
-// leaseFor returns this match's lease, leasing or claiming it on the first
-// std move: the lease the pool keeps for the request's match (after a
-// discard), or a new one. It is bound to the match when the request says
-// which.
-func (m *modeEngine) leaseFor(req engines.Request) *lease {
+// take leases the match's Egaroucid engines, once per match, unless m is
+// closed (a move racing the close: nothing leased that no one would give
+// back).
+func (m *modeEngine) take() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if req.Wire != nil && !m.closed {
-		// The match's own lease wins over one leased ahead: a replacement
-		// engine is started (StartFor) before it knows its match, and may
-		// have leased a pair that came free meanwhile; the match must keep
-		// its kind of engine to its end, so that pair goes back. Not after
-		// Close: claiming reopens the lease, and nothing would close it again.
-		if c := m.pool.claim(req.Wire.MatchID); c != nil && c != m.lease {
-			if m.lease != nil {
-				m.pool.detach(m.lease)
-			}
-			m.lease = c
-		}
+	if !m.closed {
+		m.pool.take(m.lease)
 	}
-	if m.lease == nil && m.closed {
-		return &lease{} // a move racing the close: nothing leased that no one would give back
-	}
-	if m.lease == nil {
-		m.lease = m.pool.acquire()
-	}
-	if req.Wire != nil {
-		// round_no comes with human matches only (one leg).
-		m.pool.bind(m.lease, req.Wire.MatchID, req.Wire.RoundNo != nil)
-	}
-	return m.lease
 }
 
 // StartFor leases the match's Egaroucid engines and starts them ahead of
@@ -135,23 +121,20 @@ func (m *modeEngine) StartFor(mode othello.Mode) error {
 	if mode != othello.Std || m.pool == nil {
 		return nil
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.lease == nil && !m.closed {
-		m.lease = m.pool.acquire()
-	}
+	m.take()
 	return nil
 }
 
-// Close gives the match's Egaroucid engines back to the pool (which keeps
-// them running for the next match), not the shared built-in engine.
+// Close lets go of the match's lease: the pool gives its Egaroucid engines
+// back (keeping them running for the next match) when the match's last
+// engine is closed, its end. The shared built-in engine is not closed.
 func (m *modeEngine) Close() error {
 	m.mu.Lock()
-	l := m.lease
+	done := m.closed
 	m.closed = true
 	m.mu.Unlock()
-	if l != nil {
-		m.pool.detach(l)
+	if m.pool != nil && !done {
+		m.pool.release(m.lease)
 	}
 	return nil
 }

@@ -67,7 +67,6 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 				probed = true
 				pool.probe(ctx)
 			}
-			pool.retain(st)
 			if report != nil {
 				report(st)
 			}
@@ -93,7 +92,8 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 }
 
 // engineFactory makes the engines the settings ask for: one shared
-// built-in engine, or, with Egaroucid for std, one engine per match that
+// built-in engine, or, with Egaroucid for std, one engine per match
+// (bot.EngineFactory.NewMatch) that
 // plays std with the two Egaroucid engines the pool leases it (or with the
 // built-in engine when every Egaroucid slot is taken) and the other modes
 // with the shared built-in engine. The pool is nil without Egaroucid; the
@@ -127,9 +127,11 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 	// What plays std changes as pairs are leased, or the build is refused:
 	// the bot asks before every agent_poll.
 	f.Describe = func() string { return pool.describe(builtin.Name()) }
-	f.Scope = bot.PerMatch
-	f.New = func() (engines.Engine, error) {
-		return &modeEngine{builtin: builtin, pool: pool, off: off}, nil
+	// One engine per match, knowing its match: its lease lives from the
+	// match's acceptance to its end (the close of its last engine).
+	f.New = nil
+	f.NewMatch = func(m bot.MatchInfo) (engines.Engine, error) {
+		return newMatchEngine(builtin, pool, off, m), nil
 	}
 	return f, pool
 }
