@@ -57,7 +57,7 @@ func (e *fakeStd) Move(context.Context, engines.Request) (engines.Result, error)
 
 // testPool is a pool of slots fake engines (ids 100, 101, …).
 type testPool struct {
-	*egaroucidPool
+	*egaroucid.Pool
 	made    []*fakeStd
 	log     syncBuffer
 	warmErr error
@@ -66,13 +66,11 @@ type testPool struct {
 
 func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
 	tp := &testPool{}
-	tp.egaroucidPool = &egaroucidPool{slots: slots, byMatch: map[int64]*lease{}, all: map[stdEngine]bool{},
-		log: slog.New(slog.NewTextHandler(&tp.log, nil))}
-	tp.newEngine = func() (stdEngine, error) {
+	tp.Pool = egaroucid.NewPool(slots, func() (egaroucid.Instance, error) {
 		e := &fakeStd{id: 100 + len(tp.made), moveErr: moveErr, warmErr: tp.warmErr, gate: tp.gate}
 		tp.made = append(tp.made, e)
 		return e, nil
-	}
+	}, slog.New(slog.NewTextHandler(&tp.log, nil)))
 	t.Cleanup(tp.Close)
 	return tp
 }
@@ -80,15 +78,15 @@ func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
 // match makes an engine of a std bot match on the pool, with builtin for
 // the rest.
 func (tp *testPool) match(builtin *namedEngine, id int64) *modeEngine {
-	return newMatchEngine(builtin, tp.egaroucidPool, map[othello.Mode]bool{}, bot.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
+	return newMatchEngine(builtin, tp.Pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
 }
 
 func (tp *testPool) check(t *testing.T, wantLive, wantLeased int) {
 	t.Helper()
-	live, leased := tp.counts()
+	live, leased := tp.Counts()
 	assert.Equal(t, [2]int{wantLive, wantLeased}, [2]int{live, leased}, "engines live, leased")
-	assert.LessOrEqual(t, live, tp.slots, "never more Egaroucid processes than slots")
-	assert.LessOrEqual(t, len(tp.made), tp.slots, "never more made than slots")
+	assert.LessOrEqual(t, live, tp.Slots(), "never more Egaroucid processes than slots")
+	assert.LessOrEqual(t, len(tp.made), tp.Slots(), "never more made than slots")
 }
 
 const builtinMove = len("builtin")
@@ -220,7 +218,7 @@ func TestEgaroucidReplacementKeepsTheMatchsKind(t *testing.T) {
 func TestEgaroucidHumanMatch(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 4, nil)
-	human := newMatchEngine(builtin, tp.egaroucidPool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 5, Mode: othello.Std, Human: true, Legs: 1})
+	human := newMatchEngine(builtin, tp.Pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 5, Mode: othello.Std, Human: true, Legs: 1})
 	require.NoError(t, human.StartFor(othello.Std))
 	tp.check(t, 2, 1)
 	for _, e := range tp.made {
@@ -253,7 +251,7 @@ func TestEgaroucidRefusedPlaysBuiltin(t *testing.T) {
 	for _, e := range tp.made {
 		assert.True(t, e.isClosed(), "every Egaroucid stopped")
 	}
-	live, _ := tp.counts()
+	live, _ := tp.Counts()
 	assert.Zero(t, live)
 	assert.Equal(t, builtinMove, stdMove(t, other, 1), "the other match too")
 	assert.ErrorIs(t, tp.Refused(), egaroucid.ErrOverShare)
@@ -274,7 +272,7 @@ func TestEgaroucidProbe(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
 	tp.gate = make(chan struct{})
-	tp.probe(context.Background())
+	tp.Probe(context.Background())
 	tp.check(t, 1, 0)
 	m := tp.match(builtin, 1)
 	require.NoError(t, m.StartFor(othello.Std))
@@ -293,7 +291,7 @@ func TestEgaroucidProbeRefuses(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
 	tp.warmErr = fmt.Errorf("%w: 343.2 MiB resident while starting", egaroucid.ErrOverShare)
-	tp.probe(context.Background())
+	tp.Probe(context.Background())
 	// The refusal is visible (Refused) before its line is logged and the
 	// process closed: wait for the close, the last of the three.
 	require.Eventually(t, func() bool { return tp.Refused() != nil }, 5*time.Second, time.Millisecond)
@@ -319,13 +317,17 @@ func TestEngineDescriptionFollowsThePool(t *testing.T) {
 	require.Equal(t, 2, s.MaxMatches)
 	var logs syncBuffer
 	p := botPlayer{cfg: botPlayerConfig{Egaroucid: "/nonexistent/egaroucid", Machine: pi3, Logger: testLogger(&logs)}}
-	f, pool := p.engineFactory(builtin, s)
-	require.NotNil(t, pool)
-	defer pool.Close()
-	require.Equal(t, 2, pool.slots, "one pair on a 1 GB Pi")
-	made := 0
-	pool.newEngine = func() (stdEngine, error) { made++; return &fakeStd{id: 100 + made}, nil }
+	f, sized := p.engineFactory(builtin, s)
+	require.NotNil(t, sized)
+	sized.Close()
+	require.Equal(t, 2, sized.Slots(), "one pair on a 1 GB Pi")
 	require.NotNil(t, f.Describe)
+	require.NotNil(t, f.NewMatch, "one engine per match")
+	made := 0
+	pool := egaroucid.NewPool(sized.Slots(), func() (egaroucid.Instance, error) { made++; return &fakeStd{id: 100 + made}, nil },
+		testLogger(&logs))
+	defer pool.Close()
+	f = withEgaroucid(bot.EngineFactory{Name: builtin.Name()}, builtin, map[othello.Mode]bool{}, pool)
 
 	assert.Equal(t, "builtin; std: Egaroucid", f.Describe())
 	require.NotNil(t, f.NewMatch, "one engine per match, knowing its match")
@@ -346,7 +348,7 @@ func TestEngineDescriptionFollowsThePool(t *testing.T) {
 	require.NoError(t, second.Close())
 	assert.Equal(t, "builtin; std: Egaroucid", f.Describe(), "the built-in match is over")
 
-	pool.refuse(fmt.Errorf("rss over share: %w", egaroucid.ErrOverShare))
+	pool.Refuse(fmt.Errorf("rss over share: %w", egaroucid.ErrOverShare))
 	assert.Equal(t, "builtin; std: built-in (Egaroucid refused: more memory than its share)", f.Describe())
 	require.NoError(t, first.Close())
 }

@@ -77,7 +77,7 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	pool := newEgaroucidPool(bin, s, pi3, log)
 	require.NotNil(t, pool)
 	defer pool.Close()
-	require.Greater(t, uint64(400*sizing.MiB), egaroucid.OverShareLimit(sizing.Egaroucid(pi3, pool.slots).Share))
+	require.Greater(t, uint64(400*sizing.MiB), egaroucid.OverShareLimit(sizing.Egaroucid(pi3, pool.Slots()).Share))
 
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 7, Mode: othello.Std, Legs: 2})
@@ -112,7 +112,7 @@ func TestEgaroucidRefusedUpFront(t *testing.T) {
 	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
-	pool.probe(context.Background())
+	pool.Probe(context.Background())
 	require.Eventually(t, func() bool { return pool.Refused() != nil }, 20*time.Second, 10*time.Millisecond)
 	assert.ErrorIs(t, pool.Refused(), egaroucid.ErrOverShare)
 	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"), logs.String())
@@ -271,11 +271,11 @@ func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
 	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
-	pool.probe(context.Background())
+	pool.Probe(context.Background())
 	require.Eventually(t, func() bool { return pool.Refused() != nil }, time.Minute, 10*time.Millisecond)
 	t.Log(pool.Refused())
 	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"))
-	live, _ := pool.counts()
+	live, _ := pool.Counts()
 	assert.Zero(t, live, "every Egaroucid closed (other tests may run the same binary: no process count here)")
 }
 
@@ -297,10 +297,10 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	pool := newEgaroucidPool(bin, s, pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
-	plan := sizing.Egaroucid(pi3, pool.slots)
+	plan := sizing.Egaroucid(pi3, pool.Slots())
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 1, Mode: othello.Std, Legs: 2})
-	pool.probe(context.Background()) // as the player does: the first one checked
+	pool.Probe(context.Background()) // as the player does: the first one checked
 	require.NoError(t, m.StartFor(othello.Std))
 	errs := make(chan error, 2)
 	for leg := range 2 {

@@ -21,10 +21,10 @@ import (
 // from the start; without it, one for everything. Modes set to "off" are
 // not supported, so the bot rejects them.
 type modeEngine struct {
-	builtin engines.Engine // shared; closed by the owner of the player, not here
-	pool    *egaroucidPool // Egaroucid for std, or nil
+	builtin engines.Engine  // shared; closed by the owner of the player, not here
+	pool    *egaroucid.Pool // Egaroucid for std, or nil
 	off     map[othello.Mode]bool
-	lease   *lease // the match's std engines (with pool), shared by the match's engines
+	lease   *egaroucid.Lease // the match's std engines (with pool), shared by the match's engines
 
 	mu     sync.Mutex
 	closed bool
@@ -35,8 +35,8 @@ var _ engines.Engine = (*modeEngine)(nil)
 // newMatchEngine makes the engine of match m: std with the pool's lease
 // for m (the one the match's earlier engine, discarded after a failure,
 // held: a match keeps its kind of engine to its end).
-func newMatchEngine(builtin engines.Engine, pool *egaroucidPool, off map[othello.Mode]bool, m bot.MatchInfo) *modeEngine {
-	return &modeEngine{builtin: builtin, pool: pool, off: off, lease: pool.open(m.ID, m.Human)}
+func newMatchEngine(builtin engines.Engine, pool *egaroucid.Pool, off map[othello.Mode]bool, m bot.MatchInfo) *modeEngine {
+	return &modeEngine{builtin: builtin, pool: pool, off: off, lease: pool.Open(m.ID, m.Human)}
 }
 
 // Name names the engines in use: for std, Egaroucid, or the built-in
@@ -48,7 +48,7 @@ func (m *modeEngine) Name() string {
 	if err := m.pool.Refused(); err != nil {
 		return m.builtin.Name() + "; std: built-in (Egaroucid refused: more memory than its share)"
 	}
-	if m.pool.builtinOnly(m.lease) {
+	if m.pool.BuiltinOnly(m.lease) {
 		return m.builtin.Name() + "; std: built-in (every Egaroucid slot taken)"
 	}
 	return m.builtin.Name() + "; std: Egaroucid"
@@ -80,7 +80,7 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 		leg = req.Wire.Leg
 	}
 	m.take()
-	e := m.pool.engine(m.lease, leg)
+	e := m.pool.Engine(m.lease, leg)
 	if e == nil {
 		return m.builtin.Move(ctx, req)
 	}
@@ -89,7 +89,7 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 		return res, err
 	}
 	if errors.Is(err, egaroucid.ErrOverShare) {
-		m.pool.refuse(err)
+		m.pool.Refuse(err)
 	}
 	if m.pool.Refused() == nil {
 		return res, err
@@ -110,7 +110,7 @@ func (m *modeEngine) take() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.closed {
-		m.pool.take(m.lease)
+		m.pool.Take(m.lease)
 	}
 }
 
@@ -134,7 +134,7 @@ func (m *modeEngine) Close() error {
 	m.closed = true
 	m.mu.Unlock()
 	if m.pool != nil && !done {
-		m.pool.release(m.lease)
+		m.pool.Release(m.lease)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
@@ -65,7 +66,7 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 			if !probed && (st.Online() || len(st.Matches) > 0) {
 				// The build is checked once the token works, before any match.
 				probed = true
-				pool.probe(ctx)
+				pool.Probe(ctx)
 			}
 			if report != nil {
 				report(st)
@@ -98,7 +99,7 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 // built-in engine when every Egaroucid slot is taken) and the other modes
 // with the shared built-in engine. The pool is nil without Egaroucid; the
 // caller closes it after the bot.
-func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.EngineFactory, *egaroucidPool) {
+func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.EngineFactory, *egaroucid.Pool) {
 	off := offModes(s)
 	var modes []othello.Mode
 	for _, m := range othello.AllModes() {
@@ -123,17 +124,24 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 	if pool == nil {
 		return f, nil
 	}
+	return withEgaroucid(f, builtin, off, pool), pool
+}
+
+// withEgaroucid is f (the built-in engine's factory) with std played by
+// the Egaroucid engines pool leases to each match: one engine per match
+// (bot.EngineFactory.NewMatch), reported as what plays std now.
+func withEgaroucid(f bot.EngineFactory, builtin engines.Engine, off map[othello.Mode]bool, pool *egaroucid.Pool) bot.EngineFactory {
 	f.Name = builtin.Name() + "; std: Egaroucid"
 	// What plays std changes as pairs are leased, or the build is refused:
 	// the bot asks before every agent_poll.
-	f.Describe = func() string { return pool.describe(builtin.Name()) }
+	f.Describe = func() string { return pool.Describe(builtin.Name()) }
 	// One engine per match, knowing its match: its lease lives from the
 	// match's acceptance to its end (the close of its last engine).
 	f.New = nil
 	f.NewMatch = func(m bot.MatchInfo) (engines.Engine, error) {
 		return newMatchEngine(builtin, pool, off, m), nil
 	}
-	return f, pool
+	return f
 }
 
 // builtinEvals returns the built-in engine's evaluations: per mode the one
