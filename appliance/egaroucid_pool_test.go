@@ -17,6 +17,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/route"
 )
 
 // fakeStd is an Egaroucid engine that answers its id as the move.
@@ -77,7 +78,7 @@ func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
 
 // match makes an engine of a std bot match on the pool, with builtin for
 // the rest.
-func (tp *testPool) match(builtin *namedEngine, id int64) *modeEngine {
+func (tp *testPool) match(builtin *namedEngine, id int64) *route.Engine {
 	return newMatchEngine(builtin, tp.Pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
 }
 
@@ -93,7 +94,7 @@ const builtinMove = len("builtin")
 
 // stdMove asks m for a std move of leg: the request says nothing else of
 // the match (m knows it).
-func stdMove(t *testing.T, m *modeEngine, leg int) int {
+func stdMove(t *testing.T, m *route.Engine, leg int) int {
 	t.Helper()
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
 		Wire: &othello.EngineRequest{Leg: leg}}
@@ -109,7 +110,7 @@ func stdMove(t *testing.T, m *modeEngine, leg int) int {
 func TestEgaroucidSlots(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
-	newMatch := func(id int64) *modeEngine { return tp.match(builtin, id) }
+	newMatch := func(id int64) *route.Engine { return tp.match(builtin, id) }
 
 	first, second := newMatch(1), newMatch(2)
 	require.NoError(t, first.StartFor(othello.Std))
@@ -187,7 +188,7 @@ func TestEgaroucidSlots(t *testing.T) {
 func TestEgaroucidReplacementKeepsTheMatchsKind(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
-	newMatch := func(id int64) *modeEngine { return tp.match(builtin, id) }
+	newMatch := func(id int64) *route.Engine { return tp.match(builtin, id) }
 	first, second := newMatch(1), newMatch(2)
 	require.NoError(t, first.StartFor(othello.Std))
 	require.NoError(t, second.StartFor(othello.Std))
@@ -331,10 +332,10 @@ func TestEngineDescriptionFollowsThePool(t *testing.T) {
 
 	assert.Equal(t, "builtin; std: Egaroucid", f.Describe())
 	require.NotNil(t, f.NewMatch, "one engine per match, knowing its match")
-	newMatch := func(id int64) *modeEngine {
+	newMatch := func(id int64) *route.Engine {
 		e, err := f.NewMatch(bot.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
 		require.NoError(t, err)
-		return e.(*modeEngine)
+		return e.(*route.Engine)
 	}
 	first, second := newMatch(1), newMatch(2)
 	require.NoError(t, first.StartFor(othello.Std))

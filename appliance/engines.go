@@ -3,7 +3,6 @@ package appliance
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -12,86 +11,77 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/route"
 )
 
-// modeEngine plays each game mode with the engine the settings choose: the
-// shared built-in engine, or (std only) the two Egaroucid engines that the
-// pool leases to its match (one per leg). With Egaroucid the bot makes one
-// modeEngine per match (bot.EngineFactory.NewMatch), which knows its match
-// from the start; without it, one for everything. Modes set to "off" are
-// not supported, so the bot rejects them.
-type modeEngine struct {
-	builtin engines.Engine  // shared; closed by the owner of the player, not here
-	pool    *egaroucid.Pool // Egaroucid for std, or nil
-	off     map[othello.Mode]bool
-	lease   *egaroucid.Lease // the match's std engines (with pool), shared by the match's engines
+// newMatchEngine makes the engine of match m (bot.EngineFactory.NewMatch):
+// std with the Egaroucid engines pool leases to the match, the other modes
+// with the shared built-in engine, the modes off in the settings not at
+// all.
+func newMatchEngine(builtin engines.Engine, pool *egaroucid.Pool, off map[othello.Mode]bool, m bot.MatchInfo) *route.Engine {
+	return &route.Engine{Default: builtin, Off: off,
+		ByMode: map[othello.Mode]engines.Engine{othello.Std: newEgaroucidMatch(builtin, pool, m)}}
+}
+
+// egaroucidMatch plays a match's std legs with the two Egaroucid engines
+// the pool leases to the match (one per leg), or with the built-in engine
+// when every Egaroucid slot was taken, or once Egaroucid is refused. The
+// pool keeps the lease for the match (its engines made after a failure
+// share it) until the match's last one is closed, its end.
+type egaroucidMatch struct {
+	builtin engines.Engine // shared; closed by the owner of the player, not here
+	pool    *egaroucid.Pool
+	lease   *egaroucid.Lease
 
 	mu     sync.Mutex
 	closed bool
 }
 
-var _ engines.Engine = (*modeEngine)(nil)
+var _ engines.Engine = (*egaroucidMatch)(nil)
 
-// newMatchEngine makes the engine of match m: std with the pool's lease
-// for m (the one the match's earlier engine, discarded after a failure,
-// held: a match keeps its kind of engine to its end).
-func newMatchEngine(builtin engines.Engine, pool *egaroucid.Pool, off map[othello.Mode]bool, m bot.MatchInfo) *modeEngine {
-	return &modeEngine{builtin: builtin, pool: pool, off: off, lease: pool.Open(m.ID, m.Human)}
+func newEgaroucidMatch(builtin engines.Engine, pool *egaroucid.Pool, m bot.MatchInfo) *egaroucidMatch {
+	return &egaroucidMatch{builtin: builtin, pool: pool, lease: pool.Open(m.ID, m.Human)}
 }
 
-// Name names the engines in use: for std, Egaroucid, or the built-in
-// engine and why.
-func (m *modeEngine) Name() string {
-	if m.pool == nil {
-		return m.builtin.Name()
+// Name says what plays std: Egaroucid, or the built-in engine and why.
+func (e *egaroucidMatch) Name() string {
+	if err := e.pool.Refused(); err != nil {
+		return "built-in (Egaroucid refused: more memory than its share)"
 	}
-	if err := m.pool.Refused(); err != nil {
-		return m.builtin.Name() + "; std: built-in (Egaroucid refused: more memory than its share)"
+	if e.pool.BuiltinOnly(e.lease) {
+		return "built-in (every Egaroucid slot taken)"
 	}
-	if m.pool.BuiltinOnly(m.lease) {
-		return m.builtin.Name() + "; std: built-in (every Egaroucid slot taken)"
-	}
-	return m.builtin.Name() + "; std: Egaroucid"
+	return "Egaroucid"
 }
 
-// Supports is false for modes the settings turn off.
-func (m *modeEngine) Supports(mode othello.Mode) bool {
-	if m.off[mode] {
-		return false
-	}
-	return m.builtin.Supports(mode)
+// Supports is std's support by the built-in engine (std only).
+func (e *egaroucidMatch) Supports(mode othello.Mode) bool {
+	return mode == othello.Std && e.builtin.Supports(mode)
 }
 
-// Move asks the engine of the request's mode. A std move whose Egaroucid
-// was refused for its memory (then or meanwhile) is played by the built-in
-// engine in the time left, so that no move is lost for it. The leg, and
-// only the leg, comes from the request's wire form (the match is m's).
-func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
-	mode := req.Position.Mode
-	if m.off[mode] {
-		return engines.Result{}, fmt.Errorf("mode %s is off in the settings", mode)
-	}
-	if mode != othello.Std || m.pool == nil {
-		return m.builtin.Move(ctx, req)
-	}
+// Move asks the leg's Egaroucid. A move whose Egaroucid was refused for
+// its memory (then or meanwhile) is played by the built-in engine in the
+// time left, so that no move is lost for it. The leg, and only the leg,
+// comes from the request's wire form (the match is e's).
+func (e *egaroucidMatch) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	start := time.Now()
 	leg := 0
 	if req.Wire != nil {
 		leg = req.Wire.Leg
 	}
-	m.take()
-	e := m.pool.Engine(m.lease, leg)
-	if e == nil {
-		return m.builtin.Move(ctx, req)
+	e.take()
+	eg := e.pool.Engine(e.lease, leg)
+	if eg == nil {
+		return e.builtin.Move(ctx, req)
 	}
-	res, err := e.Move(ctx, req)
+	res, err := eg.Move(ctx, req)
 	if err == nil || ctx.Err() != nil {
 		return res, err
 	}
 	if errors.Is(err, egaroucid.ErrOverShare) {
-		m.pool.Refuse(err)
+		e.pool.Refuse(err)
 	}
-	if m.pool.Refused() == nil {
+	if e.pool.Refused() == nil {
 		return res, err
 	}
 	spent := time.Since(start)
@@ -100,41 +90,38 @@ func (m *modeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 	if req.Budget <= 0 {
 		return res, err
 	}
-	return m.builtin.Move(ctx, req)
+	return e.builtin.Move(ctx, req)
 }
 
-// take leases the match's Egaroucid engines, once per match, unless m is
+// take leases the match's Egaroucid engines, once per match, unless e is
 // closed (a move racing the close: nothing leased that no one would give
 // back).
-func (m *modeEngine) take() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.closed {
-		m.pool.Take(m.lease)
+func (e *egaroucidMatch) take() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.closed {
+		e.pool.Take(e.lease)
 	}
 }
 
-// StartFor leases the match's Egaroucid engines and starts them ahead of
-// a std match's first move (the bot calls it when it accepts the match);
-// the built-in engine needs no start.
-func (m *modeEngine) StartFor(mode othello.Mode) error {
-	if mode != othello.Std || m.pool == nil {
-		return nil
-	}
-	m.take()
+// Start leases the match's Egaroucid engines and starts them ahead of the
+// match's first std move (the bot calls it, through route.Engine.StartFor,
+// when it accepts a std match).
+func (e *egaroucidMatch) Start() error {
+	e.take()
 	return nil
 }
 
 // Close lets go of the match's lease: the pool gives its Egaroucid engines
 // back (keeping them running for the next match) when the match's last
 // engine is closed, its end. The shared built-in engine is not closed.
-func (m *modeEngine) Close() error {
-	m.mu.Lock()
-	done := m.closed
-	m.closed = true
-	m.mu.Unlock()
-	if m.pool != nil && !done {
-		m.pool.Release(m.lease)
+func (e *egaroucidMatch) Close() error {
+	e.mu.Lock()
+	done := e.closed
+	e.closed = true
+	e.mu.Unlock()
+	if !done {
+		e.pool.Release(e.lease)
 	}
 	return nil
 }

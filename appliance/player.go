@@ -12,6 +12,7 @@ import (
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/route"
 	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/engines/sizing"
 	"flipbot.dev/flipbot/flipsight"
@@ -111,7 +112,7 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 		Name:  builtin.Name(),
 		Modes: modes,
 		Scope: bot.Shared,
-		New:   func() (engines.Engine, error) { return &modeEngine{builtin: builtin, off: off}, nil },
+		New:   func() (engines.Engine, error) { return &route.Engine{Default: builtin, Off: off}, nil },
 	}
 	if s.Engines["std"] != settings.EngineEgaroucid || p.cfg.Egaroucid == "" {
 		return f, nil
