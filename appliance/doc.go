@@ -52,8 +52,9 @@
 //   - checker.go: the token check, one real agent_poll, its errors
 //     classified by flipsight's rules.
 //   - player.go, engines.go, egaroucid_pool.go: the engine composition
-//     (the built-in engine, Egaroucid for std, modes turned off), for now
-//     here.
+//     (a route.Engine per match: the built-in engine, Egaroucid for std
+//     from an egaroucid.Pool sized for the device, modes turned off), for
+//     now here.
 //
 // It may import its sub-packages, bot, engines, flipsight, gpio and config;
 // none of them imports it.

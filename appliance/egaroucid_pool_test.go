@@ -17,6 +17,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/route"
 )
 
 // fakeStd is an Egaroucid engine that answers its id as the move.
@@ -57,7 +58,7 @@ func (e *fakeStd) Move(context.Context, engines.Request) (engines.Result, error)
 
 // testPool is a pool of slots fake engines (ids 100, 101, …).
 type testPool struct {
-	*egaroucidPool
+	*egaroucid.Pool
 	made    []*fakeStd
 	log     syncBuffer
 	warmErr error
@@ -66,47 +67,40 @@ type testPool struct {
 
 func newTestPool(t *testing.T, slots int, moveErr error) *testPool {
 	tp := &testPool{}
-	tp.egaroucidPool = &egaroucidPool{slots: slots, byMatch: map[int64]*lease{}, all: map[stdEngine]bool{},
-		log: slog.New(slog.NewTextHandler(&tp.log, nil))}
-	tp.newEngine = func() (stdEngine, error) {
+	tp.Pool = egaroucid.NewPool(slots, func() (egaroucid.Instance, error) {
 		e := &fakeStd{id: 100 + len(tp.made), moveErr: moveErr, warmErr: tp.warmErr, gate: tp.gate}
 		tp.made = append(tp.made, e)
 		return e, nil
-	}
+	}, slog.New(slog.NewTextHandler(&tp.log, nil)))
 	t.Cleanup(tp.Close)
 	return tp
 }
 
-// match makes a match's engine on the pool, with builtin for the rest.
-func (tp *testPool) match(builtin *namedEngine) *modeEngine {
-	return &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+// match makes an engine of a std bot match on the pool, with builtin for
+// the rest.
+func (tp *testPool) match(builtin *namedEngine, id int64) *route.Engine {
+	return newMatchEngine(builtin, tp.Pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
 }
 
 func (tp *testPool) check(t *testing.T, wantLive, wantLeased int) {
 	t.Helper()
-	live, leased := tp.counts()
+	live, leased := tp.Counts()
 	assert.Equal(t, [2]int{wantLive, wantLeased}, [2]int{live, leased}, "engines live, leased")
-	assert.LessOrEqual(t, live, tp.slots, "never more Egaroucid processes than slots")
-	assert.LessOrEqual(t, len(tp.made), tp.slots, "never more made than slots")
+	assert.LessOrEqual(t, live, tp.Slots(), "never more Egaroucid processes than slots")
+	assert.LessOrEqual(t, len(tp.made), tp.Slots(), "never more made than slots")
 }
 
 const builtinMove = len("builtin")
 
-func stdMove(t *testing.T, m *modeEngine, match int64, leg int) int {
+// stdMove asks m for a std move of leg: the request says nothing else of
+// the match (m knows it).
+func stdMove(t *testing.T, m *route.Engine, leg int) int {
 	t.Helper()
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
-		Wire: &othello.EngineRequest{MatchID: match, Leg: leg}}
+		Wire: &othello.EngineRequest{Leg: leg}}
 	r, err := m.Move(context.Background(), req)
 	require.NoError(t, err)
 	return r.Move
-}
-
-func statusOf(ids ...int64) bot.Status {
-	var st bot.Status
-	for _, id := range ids {
-		st.Matches = append(st.Matches, bot.MatchStatus{ID: id})
-	}
-	return st
 }
 
 // TestEgaroucidSlots: one pair of slots (a 1 GB Pi), two std matches at
@@ -116,9 +110,9 @@ func statusOf(ids ...int64) bot.Status {
 func TestEgaroucidSlots(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
-	newMatch := func() *modeEngine { return tp.match(builtin) }
+	newMatch := func(id int64) *route.Engine { return tp.match(builtin, id) }
 
-	first, second := newMatch(), newMatch()
+	first, second := newMatch(1), newMatch(2)
 	require.NoError(t, first.StartFor(othello.Std))
 	tp.check(t, 2, 2)
 	require.NoError(t, second.StartFor(othello.Std))
@@ -127,40 +121,40 @@ func TestEgaroucidSlots(t *testing.T) {
 		assert.Equal(t, 1, e.starts, "started ahead of the first move")
 	}
 
-	assert.Equal(t, 100, stdMove(t, first, 1, 0), "leg 0 of the first match: an Egaroucid")
-	assert.Equal(t, 101, stdMove(t, first, 1, 1), "leg 1: the other")
-	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0), "the second match: the built-in engine")
-	assert.Equal(t, builtinMove, stdMove(t, second, 2, 1))
+	assert.Equal(t, 100, stdMove(t, first, 0), "leg 0 of the first match: an Egaroucid")
+	assert.Equal(t, 101, stdMove(t, first, 1), "leg 1: the other")
+	assert.Equal(t, builtinMove, stdMove(t, second, 0), "the second match: the built-in engine")
+	assert.Equal(t, builtinMove, stdMove(t, second, 1))
 	assert.Contains(t, second.Name(), "every Egaroucid slot taken")
 	assert.Contains(t, first.Name(), "std: Egaroucid")
 	assert.Equal(t, 1, countOf(&tp.log, "every Egaroucid slot is taken"), "logged once for the match: %s", tp.log.String())
-	tp.pollAndCheck(t, statusOf(1, 2), 2, 2)
+	tp.check(t, 2, 2)
 
-	// A failed move makes the bot close the match's engine and make a new
-	// one: the match keeps its Egaroucid pair.
+	// A failed move makes the bot make a new engine for the match and close
+	// the failed one: the match keeps its Egaroucid pair.
+	again := newMatch(1)
 	require.NoError(t, first.Close())
-	tp.pollAndCheck(t, statusOf(1, 2), 2, 2)
-	again := newMatch()
-	assert.Equal(t, 101, stdMove(t, again, 1, 1), "the same leg's Egaroucid after a discard")
-	assert.Equal(t, 100, stdMove(t, again, 1, 0))
+	tp.check(t, 2, 2)
+	assert.Equal(t, 101, stdMove(t, again, 1), "the same leg's Egaroucid after a discard")
+	assert.Equal(t, 100, stdMove(t, again, 0))
 	tp.check(t, 2, 2)
 
 	// The first match ends: its slots are free, its processes kept warm.
 	require.NoError(t, again.Close())
-	tp.pollAndCheck(t, statusOf(2), 2, 0)
+	tp.check(t, 2, 0)
 	for _, e := range tp.made {
 		assert.False(t, e.isClosed(), "kept running for the next match")
 	}
-	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0), "a match keeps its engine kind to its end")
+	assert.Equal(t, builtinMove, stdMove(t, second, 0), "a match keeps its engine kind to its end")
 
-	third := newMatch()
-	got := []int{stdMove(t, third, 3, 0), stdMove(t, third, 3, 1)}
+	third := newMatch(3)
+	got := []int{stdMove(t, third, 0), stdMove(t, third, 1)}
 	assert.ElementsMatch(t, []int{100, 101}, got, "the next std match gets the pair, leased at its first move")
 	tp.check(t, 2, 2)
 	assert.Len(t, tp.made, 2, "no new process: the warm ones")
 
 	// The other modes of an Egaroucid match are the built-in engine's.
-	r, err := third.Move(context.Background(), engines.Request{Position: othello.New(othello.Grand), Wire: &othello.EngineRequest{MatchID: 3}})
+	r, err := third.Move(context.Background(), engines.Request{Position: othello.New(othello.Grand), Wire: &othello.EngineRequest{}})
 	require.NoError(t, err)
 	assert.Equal(t, builtinMove, r.Move)
 
@@ -168,8 +162,8 @@ func TestEgaroucidSlots(t *testing.T) {
 	// at once.
 	require.NoError(t, second.Close())
 	require.NoError(t, third.Close())
-	tp.pollAndCheck(t, statusOf(), 2, 0)
-	aborted := newMatch()
+	tp.check(t, 2, 0)
+	aborted := newMatch(4)
 	require.NoError(t, aborted.StartFor(othello.Std))
 	tp.check(t, 2, 2)
 	require.NoError(t, aborted.Close())
@@ -185,68 +179,61 @@ func TestEgaroucidSlots(t *testing.T) {
 }
 
 // TestEgaroucidReplacementKeepsTheMatchsKind: the built-in match's engine
-// is discarded after a failed move, the Egaroucid match ends, and the
-// replacement is started ahead (StartFor) before its first move: it leases
-// the pair that came free, but the match still plays the built-in engine to
-// its end, and the pair goes back to the pool (seen once in CI under load:
+// is discarded after a failed move (its replacement made first, then the
+// failed one closed), the Egaroucid match ends, and the replacement is
+// started ahead (StartFor) before its first move: the match still plays the
+// built-in engine to its end, and the pair that came free stays in the pool
+// (seen once in CI under load, when the replacement did not know its match:
 // Egaroucid played the rest of the built-in match).
 func TestEgaroucidReplacementKeepsTheMatchsKind(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
-	newMatch := func() *modeEngine { return tp.match(builtin) }
-	first, second := newMatch(), newMatch()
+	newMatch := func(id int64) *route.Engine { return tp.match(builtin, id) }
+	first, second := newMatch(1), newMatch(2)
 	require.NoError(t, first.StartFor(othello.Std))
 	require.NoError(t, second.StartFor(othello.Std))
-	assert.Equal(t, 100, stdMove(t, first, 1, 0))
-	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0))
+	assert.Equal(t, 100, stdMove(t, first, 0))
+	assert.Equal(t, builtinMove, stdMove(t, second, 0))
 
+	replacement := newMatch(2)
 	require.NoError(t, second.Close()) // discarded after a failed move
 	require.NoError(t, first.Close())  // the Egaroucid match ends
-	tp.pollAndCheck(t, statusOf(2), 2, 0)
+	tp.check(t, 2, 0)
 
-	replacement := newMatch()
-	require.NoError(t, replacement.StartFor(othello.Std)) // started ahead: leases the free pair
-	tp.check(t, 2, 2)
-	assert.Equal(t, builtinMove, stdMove(t, replacement, 2, 1), "the built-in match keeps the built-in engine")
-	assert.Equal(t, builtinMove, stdMove(t, replacement, 2, 0))
+	require.NoError(t, replacement.StartFor(othello.Std)) // started ahead: leases nothing new
+	tp.check(t, 2, 0)
+	assert.Equal(t, builtinMove, stdMove(t, replacement, 1), "the built-in match keeps the built-in engine")
+	assert.Equal(t, builtinMove, stdMove(t, replacement, 0))
 	tp.check(t, 2, 0)
 	assert.Equal(t, 0, countOf(&tp.log, `"std match plays with Egaroucid" match=2`), tp.log.String())
 
-	third := newMatch()
-	assert.Equal(t, 101, stdMove(t, third, 3, 1), "the pair is free for the next match")
+	third := newMatch(3)
+	assert.ElementsMatch(t, []int{100, 101}, []int{stdMove(t, third, 0), stdMove(t, third, 1)}, "the pair is free for the next match")
 	require.NoError(t, replacement.Close())
 	require.NoError(t, third.Close())
+	tp.check(t, 2, 0)
 }
 
 // TestEgaroucidHumanMatch: a human std match has one leg: it keeps one
-// Egaroucid and gives the other back at its first move.
+// Egaroucid and gives the other back when it leases them.
 func TestEgaroucidHumanMatch(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 4, nil)
-	human := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	human := newMatchEngine(builtin, tp.Pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 5, Mode: othello.Std, Human: true, Legs: 1})
 	require.NoError(t, human.StartFor(othello.Std))
-	tp.check(t, 2, 2)
-	round := 1
-	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
-		Wire: &othello.EngineRequest{MatchID: 5, Leg: 0, RoundNo: &round}}
-	r, err := human.Move(context.Background(), req)
-	require.NoError(t, err)
-	assert.Equal(t, 100, r.Move)
 	tp.check(t, 2, 1)
-	a, b := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}},
-		&modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	for _, e := range tp.made {
+		assert.Equal(t, 1, e.startCount(), "both started: the other one warm for the next match")
+	}
+	assert.Equal(t, 100, stdMove(t, human, 0))
+	tp.check(t, 2, 1)
+	a, b := tp.match(builtin, 6), tp.match(builtin, 7)
 	require.NoError(t, a.StartFor(othello.Std))
 	tp.check(t, 3, 3)
 	require.NoError(t, b.StartFor(othello.Std))
-	assert.Equal(t, builtinMove, stdMove(t, b, 7, 0), "one slot left: not a pair")
-	assert.ElementsMatch(t, []int{101, 102}, []int{stdMove(t, a, 6, 0), stdMove(t, a, 6, 1)}, "the human match's second one, warm, and a new one")
+	assert.Equal(t, builtinMove, stdMove(t, b, 0), "one slot left: not a pair")
+	assert.ElementsMatch(t, []int{101, 102}, []int{stdMove(t, a, 0), stdMove(t, a, 1)}, "the human match's second one, warm, and a new one")
 	tp.check(t, 3, 3)
-}
-
-func (tp *testPool) pollAndCheck(t *testing.T, st bot.Status, live, leased int) {
-	t.Helper()
-	tp.retain(st)
-	tp.check(t, live, leased)
 }
 
 // TestEgaroucidRefusedPlaysBuiltin: a build over its memory share is
@@ -257,24 +244,23 @@ func TestEgaroucidRefusedPlaysBuiltin(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	refusal := fmt.Errorf("%w: 1361 MiB resident while starting, over the 339 MiB limit", egaroucid.ErrOverShare)
 	tp := newTestPool(t, 4, refusal)
-	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
-	other := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	m, other := tp.match(builtin, 1), tp.match(builtin, 2)
 	require.NoError(t, m.StartFor(othello.Std))
 	require.NoError(t, other.StartFor(othello.Std))
 	tp.check(t, 4, 4)
-	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0), "the refused move is played by the built-in engine")
+	assert.Equal(t, builtinMove, stdMove(t, m, 0), "the refused move is played by the built-in engine")
 	for _, e := range tp.made {
 		assert.True(t, e.isClosed(), "every Egaroucid stopped")
 	}
-	live, _ := tp.counts()
+	live, _ := tp.Counts()
 	assert.Zero(t, live)
-	assert.Equal(t, builtinMove, stdMove(t, other, 2, 1), "the other match too")
+	assert.Equal(t, builtinMove, stdMove(t, other, 1), "the other match too")
 	assert.ErrorIs(t, tp.Refused(), egaroucid.ErrOverShare)
 	assert.Contains(t, m.Name(), "Egaroucid refused")
 	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
-	later := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	later := tp.match(builtin, 3)
 	require.NoError(t, later.StartFor(othello.Std))
-	assert.Equal(t, builtinMove, stdMove(t, later, 3, 0))
+	assert.Equal(t, builtinMove, stdMove(t, later, 0))
 	assert.Len(t, tp.made, 4, "nothing started again")
 }
 
@@ -287,9 +273,9 @@ func TestEgaroucidProbe(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
 	tp.gate = make(chan struct{})
-	tp.probe(context.Background())
+	tp.Probe(context.Background())
 	tp.check(t, 1, 0)
-	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	m := tp.match(builtin, 1)
 	require.NoError(t, m.StartFor(othello.Std))
 	tp.check(t, 2, 2)
 	assert.Zero(t, tp.made[1].startCount(), "not started while the first is being checked")
@@ -306,16 +292,16 @@ func TestEgaroucidProbeRefuses(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	tp := newTestPool(t, 2, nil)
 	tp.warmErr = fmt.Errorf("%w: 343.2 MiB resident while starting", egaroucid.ErrOverShare)
-	tp.probe(context.Background())
+	tp.Probe(context.Background())
 	// The refusal is visible (Refused) before its line is logged and the
 	// process closed: wait for the close, the last of the three.
 	require.Eventually(t, func() bool { return tp.Refused() != nil }, 5*time.Second, time.Millisecond)
 	require.Len(t, tp.made, 1)
 	require.Eventually(t, tp.made[0].isClosed, 5*time.Second, time.Millisecond)
 	assert.Equal(t, 1, countOf(&tp.log, "Egaroucid refused"), tp.log.String())
-	m := &modeEngine{builtin: builtin, pool: tp.egaroucidPool, off: map[othello.Mode]bool{}}
+	m := tp.match(builtin, 1)
 	require.NoError(t, m.StartFor(othello.Std))
-	assert.Equal(t, builtinMove, stdMove(t, m, 1, 0))
+	assert.Equal(t, builtinMove, stdMove(t, m, 0))
 	assert.Len(t, tp.made, 1, "nothing else made")
 	assert.Zero(t, tp.made[0].startCount())
 }
@@ -332,34 +318,38 @@ func TestEngineDescriptionFollowsThePool(t *testing.T) {
 	require.Equal(t, 2, s.MaxMatches)
 	var logs syncBuffer
 	p := botPlayer{cfg: botPlayerConfig{Egaroucid: "/nonexistent/egaroucid", Machine: pi3, Logger: testLogger(&logs)}}
-	f, pool := p.engineFactory(builtin, s)
-	require.NotNil(t, pool)
-	defer pool.Close()
-	require.Equal(t, 2, pool.slots, "one pair on a 1 GB Pi")
-	made := 0
-	pool.newEngine = func() (stdEngine, error) { made++; return &fakeStd{id: 100 + made}, nil }
+	f, sized := p.engineFactory(builtin, s)
+	require.NotNil(t, sized)
+	sized.Close()
+	require.Equal(t, 2, sized.Slots(), "one pair on a 1 GB Pi")
 	require.NotNil(t, f.Describe)
+	require.NotNil(t, f.NewMatch, "one engine per match")
+	made := 0
+	pool := egaroucid.NewPool(sized.Slots(), func() (egaroucid.Instance, error) { made++; return &fakeStd{id: 100 + made}, nil },
+		testLogger(&logs))
+	defer pool.Close()
+	f = withEgaroucid(bot.EngineFactory{Name: builtin.Name()}, builtin, map[othello.Mode]bool{}, pool)
 
 	assert.Equal(t, "builtin; std: Egaroucid", f.Describe())
-	newMatch := func() *modeEngine {
-		e, err := f.New()
+	require.NotNil(t, f.NewMatch, "one engine per match, knowing its match")
+	newMatch := func(id int64) *route.Engine {
+		e, err := f.NewMatch(bot.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
 		require.NoError(t, err)
-		return e.(*modeEngine)
+		return e.(*route.Engine)
 	}
-	first, second := newMatch(), newMatch()
+	first, second := newMatch(1), newMatch(2)
 	require.NoError(t, first.StartFor(othello.Std))
 	assert.Equal(t, "builtin; std: Egaroucid", f.Describe(), "the first match has the pair")
 	require.NoError(t, second.StartFor(othello.Std))
 	assert.Equal(t, "builtin; std: built-in while Egaroucid is busy", f.Describe())
-	assert.Equal(t, 101, stdMove(t, first, 1, 0))
-	assert.Equal(t, builtinMove, stdMove(t, second, 2, 0))
+	assert.Equal(t, 101, stdMove(t, first, 0))
+	assert.Equal(t, builtinMove, stdMove(t, second, 0))
 	assert.Equal(t, "builtin; std: built-in while Egaroucid is busy", f.Describe(), "while the second match runs")
 
 	require.NoError(t, second.Close())
-	pool.retain(statusOf(1))
 	assert.Equal(t, "builtin; std: Egaroucid", f.Describe(), "the built-in match is over")
 
-	pool.refuse(fmt.Errorf("rss over share: %w", egaroucid.ErrOverShare))
+	pool.Refuse(fmt.Errorf("rss over share: %w", egaroucid.ErrOverShare))
 	assert.Equal(t, "builtin; std: built-in (Egaroucid refused: more memory than its share)", f.Describe())
 	require.NoError(t, first.Close())
 }

@@ -77,13 +77,13 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	pool := newEgaroucidPool(bin, s, pi3, log)
 	require.NotNil(t, pool)
 	defer pool.Close()
-	require.Greater(t, uint64(400*sizing.MiB), egaroucid.OverShareLimit(sizing.Egaroucid(pi3, pool.slots).Share))
+	require.Greater(t, uint64(400*sizing.MiB), egaroucid.OverShareLimit(sizing.Egaroucid(pi3, pool.Slots()).Share))
 
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	m := &modeEngine{builtin: builtin, pool: pool, off: map[othello.Mode]bool{}}
+	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 7, Mode: othello.Std, Legs: 2})
 	require.NoError(t, m.StartFor(othello.Std))
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 20 * time.Second,
-		Wire: &othello.EngineRequest{MatchID: 7, Leg: 0}}
+		Wire: &othello.EngineRequest{Leg: 0}}
 	r, err := m.Move(context.Background(), req)
 	require.NoError(t, err, "no move lost for it")
 	assert.Equal(t, builtinMove, r.Move, "played by the built-in engine")
@@ -112,7 +112,7 @@ func TestEgaroucidRefusedUpFront(t *testing.T) {
 	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
-	pool.probe(context.Background())
+	pool.Probe(context.Background())
 	require.Eventually(t, func() bool { return pool.Refused() != nil }, 20*time.Second, 10*time.Millisecond)
 	assert.ErrorIs(t, pool.Refused(), egaroucid.ErrOverShare)
 	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"), logs.String())
@@ -271,11 +271,11 @@ func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
 	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
-	pool.probe(context.Background())
+	pool.Probe(context.Background())
 	require.Eventually(t, func() bool { return pool.Refused() != nil }, time.Minute, 10*time.Millisecond)
 	t.Log(pool.Refused())
 	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"))
-	live, _ := pool.counts()
+	live, _ := pool.Counts()
 	assert.Zero(t, live, "every Egaroucid closed (other tests may run the same binary: no process count here)")
 }
 
@@ -297,16 +297,16 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	pool := newEgaroucidPool(bin, s, pi3, testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
-	plan := sizing.Egaroucid(pi3, pool.slots)
+	plan := sizing.Egaroucid(pi3, pool.Slots())
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	m := &modeEngine{builtin: builtin, pool: pool, off: map[othello.Mode]bool{}}
-	pool.probe(context.Background()) // as the player does: the first one checked
+	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 1, Mode: othello.Std, Legs: 2})
+	pool.Probe(context.Background()) // as the player does: the first one checked
 	require.NoError(t, m.StartFor(othello.Std))
 	errs := make(chan error, 2)
 	for leg := range 2 {
 		go func() {
 			req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 10 * time.Second,
-				Wire: &othello.EngineRequest{MatchID: 1, Leg: leg}}
+				Wire: &othello.EngineRequest{Leg: leg}}
 			var err error
 			for try := 0; try < 6; try++ { // a start-up past the allowance is waited for again
 				var r engines.Result

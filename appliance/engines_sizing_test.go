@@ -36,7 +36,7 @@ func TestStdEgaroucidFitsTheDevice(t *testing.T) {
 				return
 			}
 			if assert.NotNil(t, pool) {
-				assert.Equal(t, tc.slots, pool.slots)
+				assert.Equal(t, tc.slots, pool.Slots())
 			}
 		})
 	}

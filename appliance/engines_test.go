@@ -10,6 +10,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/route"
 )
 
 type namedEngine struct {
@@ -36,7 +37,7 @@ func TestModeEngine(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	s := settings.Default()
 	s.Engines["reversi"] = settings.EngineOff
-	m := &modeEngine{builtin: builtin, off: offModes(s)}
+	m := &route.Engine{Default: builtin, Off: offModes(s)}
 
 	assert.True(t, m.Supports(othello.Std))
 	assert.True(t, m.Supports(othello.Octagon))

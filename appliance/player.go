@@ -9,8 +9,10 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/route"
 	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/engines/sizing"
 	"flipbot.dev/flipbot/flipsight"
@@ -65,9 +67,8 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 			if !probed && (st.Online() || len(st.Matches) > 0) {
 				// The build is checked once the token works, before any match.
 				probed = true
-				pool.probe(ctx)
+				pool.Probe(ctx)
 			}
-			pool.retain(st)
 			if report != nil {
 				report(st)
 			}
@@ -93,12 +94,13 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 }
 
 // engineFactory makes the engines the settings ask for: one shared
-// built-in engine, or, with Egaroucid for std, one engine per match that
+// built-in engine, or, with Egaroucid for std, one engine per match
+// (bot.EngineFactory.NewMatch) that
 // plays std with the two Egaroucid engines the pool leases it (or with the
 // built-in engine when every Egaroucid slot is taken) and the other modes
 // with the shared built-in engine. The pool is nil without Egaroucid; the
 // caller closes it after the bot.
-func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.EngineFactory, *egaroucidPool) {
+func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.EngineFactory, *egaroucid.Pool) {
 	off := offModes(s)
 	var modes []othello.Mode
 	for _, m := range othello.AllModes() {
@@ -110,7 +112,7 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 		Name:  builtin.Name(),
 		Modes: modes,
 		Scope: bot.Shared,
-		New:   func() (engines.Engine, error) { return &modeEngine{builtin: builtin, off: off}, nil },
+		New:   func() (engines.Engine, error) { return &route.Engine{Default: builtin, Off: off}, nil },
 	}
 	if s.Engines["std"] != settings.EngineEgaroucid || p.cfg.Egaroucid == "" {
 		return f, nil
@@ -123,15 +125,24 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 	if pool == nil {
 		return f, nil
 	}
+	return withEgaroucid(f, builtin, off, pool), pool
+}
+
+// withEgaroucid is f (the built-in engine's factory) with std played by
+// the Egaroucid engines pool leases to each match: one engine per match
+// (bot.EngineFactory.NewMatch), reported as what plays std now.
+func withEgaroucid(f bot.EngineFactory, builtin engines.Engine, off map[othello.Mode]bool, pool *egaroucid.Pool) bot.EngineFactory {
 	f.Name = builtin.Name() + "; std: Egaroucid"
 	// What plays std changes as pairs are leased, or the build is refused:
 	// the bot asks before every agent_poll.
-	f.Describe = func() string { return pool.describe(builtin.Name()) }
-	f.Scope = bot.PerMatch
-	f.New = func() (engines.Engine, error) {
-		return &modeEngine{builtin: builtin, pool: pool, off: off}, nil
+	f.Describe = func() string { return pool.Describe(builtin.Name()) }
+	// One engine per match, knowing its match: its lease lives from the
+	// match's acceptance to its end (the close of its last engine).
+	f.New = nil
+	f.NewMatch = func(m bot.MatchInfo) (engines.Engine, error) {
+		return newMatchEngine(builtin, pool, off, m), nil
 	}
-	return f, pool
+	return f
 }
 
 // builtinEvals returns the built-in engine's evaluations: per mode the one

@@ -88,7 +88,7 @@ func New(opts Options) (*Bot, error) {
 	if opts.Client == nil {
 		return nil, errors.New("bot: no client")
 	}
-	if opts.Engine.New == nil {
+	if opts.Engine.New == nil && opts.Engine.NewMatch == nil {
 		return nil, errors.New("bot: no engine")
 	}
 	if opts.MaxMatches <= 0 {

@@ -31,7 +31,9 @@
 //     for every own move left; the state's delivery (a poll's delay) is the
 //     clock's, not overhead. An illegal, missing or late answer is replaced
 //     by a quick fallback move; an engine still starting (engines.ErrNotReady)
-//     is kept. agent_move is retried only after a lost connection, 503 or
+//     is kept, a failed one replaced. Engines are made by the factory's
+//     scope, or per match knowing the match (EngineFactory.NewMatch, made
+//     when the match is accepted or picked up, closed once each). agent_move is retried only after a lost connection, 503 or
 //     429. All legs think at once.
 //   - Stop. Cancelling Run's context accepts nothing new, finishes the moves
 //     in flight (bounded by Options.DrainTimeout), closes the engines, and

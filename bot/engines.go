@@ -25,7 +25,8 @@ type ModeStarter interface {
 }
 
 // engineSet makes and closes the bot's engine instances by the factory's
-// scope, starts them when a match is accepted, and keeps per-leg engines
+// scope (per match, knowing the match, with NewMatch), starts them when a
+// match is accepted, and keeps per-leg engines
 // warm between matches (up to warm of them: two legs per match the bot
 // plays at once), so that the next match's first moves do not pay their
 // start-up either. Safe for concurrent use.
@@ -41,12 +42,13 @@ type engineSet struct {
 	busy     map[engines.Engine]*engineUse // background asks in flight, waited for by close
 	shared   engines.Engine
 	perMatch map[int64]engines.Engine
+	infos    map[int64]MatchInfo // the matches prepared and not released (NewMatch)
 	perLeg   map[legKey]engines.Engine
 	idle     []engines.Engine // per-leg engines of ended matches, still running
 }
 
 func newEngineSet(f EngineFactory, log *slog.Logger, warm int) *engineSet {
-	return &engineSet{f: f, log: log, warm: warm, perMatch: map[int64]engines.Engine{}, perLeg: map[legKey]engines.Engine{},
+	return &engineSet{f: f, log: log, warm: warm, perMatch: map[int64]engines.Engine{}, infos: map[int64]MatchInfo{}, perLeg: map[legKey]engines.Engine{},
 		busy: map[engines.Engine]*engineUse{}}
 }
 
@@ -79,6 +81,28 @@ func (s *engineSet) hold(e engines.Engine) (release func()) {
 	}
 }
 
+// scope is how many engines the set makes: one per match with NewMatch,
+// else the factory's Scope.
+func (s *engineSet) scope() Scope {
+	if s.f.NewMatch != nil {
+		return PerMatch
+	}
+	return s.f.Scope
+}
+
+// newEngine makes an engine for the legs of key's match (s.mu held): with
+// NewMatch, for the match as prepared (only its id when it was not).
+func (s *engineSet) newEngine(key legKey) (engines.Engine, error) {
+	if s.f.NewMatch == nil {
+		return s.f.New()
+	}
+	info, ok := s.infos[key.match]
+	if !ok {
+		info = MatchInfo{ID: key.match}
+	}
+	return s.f.NewMatch(info)
+}
+
 // get returns the engine for a leg, making it on first use (a warm one
 // when there is one).
 func (s *engineSet) get(key legKey) (engines.Engine, error) {
@@ -89,7 +113,7 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 		ok  bool
 		put func(engines.Engine)
 	)
-	switch s.f.Scope {
+	switch s.scope() {
 	case Shared:
 		e, ok = s.shared, s.shared != nil
 		put = func(n engines.Engine) { s.shared = n }
@@ -108,7 +132,7 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	if ok {
 		return e, nil
 	}
-	e, err := s.f.New()
+	e, err := s.newEngine(key)
 	if err != nil {
 		return nil, fmt.Errorf("start engine for match %d leg %d: %w", key.match, key.leg, err)
 	}
@@ -123,7 +147,7 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 // Only per-leg engines are kept warm (see releaseMatch); std is the mode
 // they are started for, the one such engines play.
 func (s *engineSet) prewarm() {
-	if s.f.Scope != PerLeg {
+	if s.scope() != PerLeg {
 		return
 	}
 	for i := range min(2, s.warm) {
@@ -140,19 +164,26 @@ func (s *engineSet) prewarm() {
 }
 
 // prepare makes the engines of a match's legs and starts their processes
-// in the background (loop: it does not wait for them).
-func (s *engineSet) prepare(match int64, legs int, mode othello.Mode) {
-	if s.f.Scope == Shared {
+// in the background (loop: it does not wait for them). With NewMatch, the
+// match's engine is made for m.
+func (s *engineSet) prepare(m MatchInfo) {
+	match, mode := m.ID, m.Mode
+	if s.f.NewMatch != nil {
+		s.mu.Lock()
+		s.infos[match] = m
+		s.mu.Unlock()
+	}
+	if s.scope() == Shared {
 		return
 	}
-	for leg := 0; leg < legs; leg++ {
+	for leg := 0; leg < m.Legs; leg++ {
 		e, err := s.get(legKey{match, leg})
 		if err != nil {
 			s.log.Warn("engine could not be made ahead of the match", "match", match, "leg", leg, "err", err)
 			return
 		}
 		s.startLater(e, legKey{match, leg}, mode)
-		if s.f.Scope == PerMatch {
+		if s.scope() == PerMatch {
 			return // one engine for both legs
 		}
 	}
@@ -185,14 +216,16 @@ func (s *engineSet) startLater(e engines.Engine, key legKey, mode othello.Mode) 
 // discard closes the engine of a leg after it failed, and makes and starts
 // its replacement in the background, so that the next move finds a fresh
 // engine already starting instead of paying its start-up from its budget
-// (not for a shared engine). When e is no longer the leg's engine (its
+// (not for a shared engine). A match's engine (NewMatch) is replaced before
+// it is closed. When e is no longer the leg's engine (its
 // match was released meanwhile) nothing is replaced, and e is closed only
 // if it was kept warm: else the release closed it already, or another leg
 // took it over.
 func (s *engineSet) discard(key legKey, e engines.Engine, mode othello.Mode) {
 	s.mu.Lock()
 	current := false
-	switch s.f.Scope {
+	var replaced engines.Engine
+	switch s.scope() {
 	case Shared:
 		s.mu.Unlock()
 		return
@@ -200,6 +233,15 @@ func (s *engineSet) discard(key legKey, e engines.Engine, mode othello.Mode) {
 		if s.perMatch[key.match] == e {
 			delete(s.perMatch, key.match)
 			current = true
+			if s.f.NewMatch != nil {
+				// The replacement first: the match's last Close is its end.
+				n, err := s.newEngine(key)
+				if err != nil {
+					s.log.Warn("replacement engine could not be made; the next move tries again", "match", key.match, "leg", key.leg, "err", err)
+				} else {
+					s.perMatch[key.match], replaced = n, n
+				}
+			}
 		}
 	default:
 		if s.perLeg[key] == e {
@@ -217,7 +259,10 @@ func (s *engineSet) discard(key legKey, e engines.Engine, mode othello.Mode) {
 	if current || warm {
 		s.closeLater(e)
 	}
-	if !current {
+	if !current || s.f.NewMatch != nil {
+		if replaced != nil {
+			s.startLater(replaced, key, mode)
+		}
 		return
 	}
 	n, err := s.get(key)
@@ -243,6 +288,7 @@ func (s *engineSet) closeLater(e engines.Engine) {
 func (s *engineSet) releaseMatch(id int64) {
 	s.mu.Lock()
 	var list []engines.Engine
+	delete(s.infos, id)
 	if e, ok := s.perMatch[id]; ok {
 		list = append(list, e)
 		delete(s.perMatch, id)
@@ -277,6 +323,7 @@ func (s *engineSet) closeAll() {
 		list = append(list, e)
 		delete(s.perMatch, k)
 	}
+	clear(s.infos)
 	for k, e := range s.perLeg {
 		list = append(list, e)
 		delete(s.perLeg, k)

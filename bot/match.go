@@ -168,7 +168,7 @@ func (b *Bot) prepareEngines(m *match) {
 	if m.human {
 		legs = 1
 	}
-	b.eng.prepare(m.id, legs, m.mode)
+	b.eng.prepare(MatchInfo{ID: m.id, Mode: m.mode, Human: m.human, Legs: legs})
 }
 
 func (b *Bot) opponentName(obj flipsight.Match, p int) string {

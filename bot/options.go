@@ -39,7 +39,8 @@ type EngineFactory struct {
 	// Modes the engine plays; challenges in other modes are rejected. Nil
 	// means all five.
 	Modes []othello.Mode
-	// Scope is how many instances New is asked for.
+	// Scope is how many instances New is asked for (not used with
+	// NewMatch).
 	Scope Scope
 	// SpecTimed says the engines speak the spec's --engine protocol and keep
 	// its budget_ms themselves (engines/jsonline): every own turn reaches
@@ -49,6 +50,29 @@ type EngineFactory struct {
 	SpecTimed bool
 	// New makes one engine instance. The bot closes every instance it made.
 	New func() (engines.Engine, error)
+	// NewMatch, when set, makes the engine of one match, shared by its
+	// legs, instead of New (Scope is then not used): the bot calls it when
+	// it accepts or picks up the match, so that the engine knows its match
+	// from the start (the appliance leases per-match resources with it).
+	// The bot closes every engine it made exactly once: when the match
+	// ends, or after the engine failed a move; a failed engine's
+	// replacement (NewMatch again, with the same MatchInfo) is made before
+	// the failed one is closed, so the match's last Close is its end.
+	NewMatch func(MatchInfo) (engines.Engine, error)
+}
+
+// MatchInfo describes the match an engine made by EngineFactory.NewMatch
+// plays.
+type MatchInfo struct {
+	// ID is the match's FlipSight id.
+	ID int64
+	// Mode is the match's game mode.
+	Mode othello.Mode
+	// Human is true for a human match (one leg; a room's rounds share it).
+	Human bool
+	// Legs is how many legs the bot plays: 2 for a bot match, 1 for a
+	// human match.
+	Legs int
 }
 
 // supports reports whether the factory's engines play mode.

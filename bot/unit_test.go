@@ -128,7 +128,7 @@ func TestEngineSetStartsAheadAndKeepsWarm(t *testing.T) {
 		return e, nil
 	}}
 	s := newEngineSet(f, testLogger(t), 2)
-	s.prepare(7, 2, othello.Std)
+	s.prepare(MatchInfo{ID: 7, Mode: othello.Std, Legs: 2})
 	require.Len(t, made, 2, "both legs' engines are made when the match is accepted")
 	require.Eventually(t, func() bool { return made[0].starts.Load() == 1 && made[1].starts.Load() == 1 },
 		5*time.Second, 5*time.Millisecond, "and started")
@@ -161,7 +161,7 @@ func TestEngineSetPrewarmsTheFirstMatchsEngines(t *testing.T) {
 	require.Len(t, made, 2, "two legs' engines made before any match")
 	require.Eventually(t, func() bool { return made[0].starts.Load() == 1 && made[1].starts.Load() == 1 },
 		5*time.Second, 5*time.Millisecond, "and started")
-	s.prepare(9, 2, othello.Std)
+	s.prepare(MatchInfo{ID: 9, Mode: othello.Std, Legs: 2})
 	assert.Len(t, made, 2, "the first match takes them: nothing new to start")
 	s.closeAll()
 	for _, e := range made {
@@ -266,4 +266,70 @@ func TestHumanNewRoundStartsOver(t *testing.T) {
 	assert.Error(t, first.ctx.Err(), "the old round's search is dropped")
 	second.cancel()
 	b.tasks.Wait()
+}
+
+// matchEngine is an engine made by NewMatch: it knows its match.
+type matchEngine struct {
+	startingEngine
+	info MatchInfo
+}
+
+func TestEngineSetNewMatch(t *testing.T) {
+	var (
+		mu   sync.Mutex
+		made []*matchEngine
+		// open counts, per match, the engines made and not yet closed
+		// when the next one is made: a replacement comes before the close.
+		open = map[int64]int{}
+	)
+	f := EngineFactory{Scope: PerLeg, NewMatch: func(m MatchInfo) (engines.Engine, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		e := &matchEngine{info: m}
+		n := 0
+		for _, o := range made {
+			if o.info.ID == m.ID && o.closed.Load() == 0 {
+				n++
+			}
+		}
+		open[m.ID] = max(open[m.ID], n)
+		made = append(made, e)
+		return e, nil
+	}}
+	s := newEngineSet(f, testLogger(t), 4)
+	s.prewarm()
+	assert.Empty(t, made, "nothing made ahead of a match")
+	info := MatchInfo{ID: 7, Mode: othello.Std, Human: true, Legs: 1}
+	s.prepare(info)
+	require.Len(t, made, 1, "the match's engine is made when the match is accepted")
+	assert.Equal(t, info, made[0].info, "knowing its match")
+	require.Eventually(t, func() bool { return made[0].starts.Load() == 1 }, 5*time.Second, 5*time.Millisecond, "and started")
+	e, err := s.get(legKey{7, 0})
+	require.NoError(t, err)
+	assert.Same(t, made[0], e)
+
+	s.discard(legKey{7, 0}, e, othello.Std)
+	mu.Lock()
+	require.Len(t, made, 2, "the replacement is made at once")
+	assert.Equal(t, info, made[1].info, "for the same match")
+	assert.Equal(t, 1, open[7], "before the failed engine is closed")
+	mu.Unlock()
+	require.Eventually(t, func() bool { return made[1].starts.Load() == 1 && made[0].closed.Load() == 1 },
+		5*time.Second, 5*time.Millisecond, "started, and the failed one closed")
+	n, err := s.get(legKey{7, 0})
+	require.NoError(t, err)
+	assert.Same(t, made[1], n)
+	s.discard(legKey{7, 0}, e, othello.Std)
+	assert.Len(t, made, 2, "a stale discard replaces nothing")
+
+	s.prepare(MatchInfo{ID: 8, Mode: othello.Grand, Legs: 2})
+	require.Len(t, made, 3, "one engine for both legs")
+	assert.Equal(t, MatchInfo{ID: 8, Mode: othello.Grand, Legs: 2}, made[2].info)
+	s.releaseMatch(7)
+	require.Eventually(t, func() bool { return made[1].closed.Load() == 1 }, 5*time.Second, 5*time.Millisecond,
+		"closed when its match ends: not kept warm")
+	s.closeAll()
+	for _, e := range made {
+		assert.Equal(t, int32(1), e.closed.Load(), "every match engine closed exactly once")
+	}
 }

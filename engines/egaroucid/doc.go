@@ -38,4 +38,15 @@
 // how to build the low-memory variant. [Engine.Warm] starts the process and
 // waits for its ready answer with that check, so that a caller can check a
 // build with one process before it starts more.
+//
+// Several matches at once: a [Pool] runs at most a given number of
+// instances (the caller sizes them for the device's memory) and leases
+// them two at a time, one per leg, to each std match ([Pool.Open] when the
+// match's engine is made, [Pool.Take] at its start or first std move,
+// [Pool.Release] when its engine is closed: the last release is the
+// match's end), keeping them running between matches; a match that comes
+// while every slot is leased plays with the caller's other engine
+// ([Pool.Engine] returns nil). [Pool.Probe] checks the build with one
+// process up front; an instance over its memory share refuses Egaroucid
+// for good ([Pool.Refuse]).
 package egaroucid
