@@ -97,7 +97,7 @@ const builtinMove = len("builtin")
 func stdMove(t *testing.T, m *route.Engine, leg int) int {
 	t.Helper()
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 5 * time.Second,
-		Wire: &othello.EngineRequest{Leg: leg}}
+		Leg: leg}
 	r, err := m.Move(context.Background(), req)
 	require.NoError(t, err)
 	return r.Move
@@ -154,7 +154,7 @@ func TestEgaroucidSlots(t *testing.T) {
 	assert.Len(t, tp.made, 2, "no new process: the warm ones")
 
 	// The other modes of an Egaroucid match are the built-in engine's.
-	r, err := third.Move(context.Background(), engines.Request{Position: othello.New(othello.Grand), Wire: &othello.EngineRequest{}})
+	r, err := third.Move(context.Background(), engines.Request{Position: othello.New(othello.Grand)})
 	require.NoError(t, err)
 	assert.Equal(t, builtinMove, r.Move)
 

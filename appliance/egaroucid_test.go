@@ -82,8 +82,7 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 7, Mode: othello.Std, Legs: 2})
 	require.NoError(t, m.StartFor(othello.Std))
-	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 20 * time.Second,
-		Wire: &othello.EngineRequest{Leg: 0}}
+	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 20 * time.Second}
 	r, err := m.Move(context.Background(), req)
 	require.NoError(t, err, "no move lost for it")
 	assert.Equal(t, builtinMove, r.Move, "played by the built-in engine")
@@ -93,7 +92,7 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	assert.Contains(t, m.Name(), "Egaroucid refused")
 	require.Eventually(t, func() bool { return fakeProcesses(t, bin) == 0 }, 5*time.Second, 20*time.Millisecond,
 		"every Egaroucid process stopped")
-	req.Wire.Leg = 1
+	req.Leg = 1
 	r, err = m.Move(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, builtinMove, r.Move)
@@ -306,7 +305,7 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	for leg := range 2 {
 		go func() {
 			req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 10 * time.Second,
-				Wire: &othello.EngineRequest{Leg: leg}}
+				Leg: leg}
 			var err error
 			for try := 0; try < 6; try++ { // a start-up past the allowance is waited for again
 				var r engines.Result

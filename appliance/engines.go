@@ -61,16 +61,12 @@ func (e *egaroucidMatch) Supports(mode othello.Mode) bool {
 
 // Move asks the leg's Egaroucid. A move whose Egaroucid was refused for
 // its memory (then or meanwhile) is played by the built-in engine in the
-// time left, so that no move is lost for it. The leg, and only the leg,
-// comes from the request's wire form (the match is e's).
+// time left, so that no move is lost for it. The match is e's; the leg is
+// the request's.
 func (e *egaroucidMatch) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
 	start := time.Now()
-	leg := 0
-	if req.Wire != nil {
-		leg = req.Wire.Leg
-	}
 	e.take()
-	eg := e.pool.Engine(e.lease, leg)
+	eg := e.pool.Engine(e.lease, req.Leg)
 	if eg == nil {
 		return e.builtin.Move(ctx, req)
 	}

@@ -307,7 +307,7 @@ func (b *Bot) askInBackground(j moveJob, pos othello.Position, clk engines.Reque
 // the spec's wire form.
 func (b *Bot) engineRequest(j moveJob, pos othello.Position, clk engines.Request) engines.Request {
 	wire := b.wireRequest(j, pos, clk)
-	clk.Position, clk.Wire = pos, &wire
+	clk.Position, clk.Leg, clk.Wire = pos, j.key.leg, &wire
 	return clk
 }
 

@@ -41,6 +41,9 @@ type Request struct {
 	// Cap is the per-move cap of the spec's budget_ms (--max-think-seconds);
 	// 0 means none but the clock.
 	Cap time.Duration
+	// Leg is the leg of the match the move is for (0 or 1), for engines made
+	// per match that keep one program per leg; 0 off the API.
+	Leg int
 	// Wire is the spec's engine request for this move (match_id, leg,
 	// revision, history, round_no, room_created_at, …), for engines that
 	// speak that protocol; its remaining_ms and budget_ms are filled from
