@@ -84,7 +84,7 @@ func partLocation(target string, n int) (disk.Location, error) {
 	}
 	loc := disk.Location{Path: part}
 	if n == disk.BootPartition {
-		// mformat needs the size: read it from the drive's table.
+		// Growing the FAT needs the size: read it from the drive's table.
 		if p, err := disk.PartitionOf(target, n); err == nil {
 			loc.Size = p.Size
 		}
@@ -148,7 +148,7 @@ func cmdBoot(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "boot partition: rebuilt to fill its partition, %d MB free for %s\n", free>>20, store.BootTokenFileName)
+	fmt.Fprintf(stdout, "boot partition: grown to fill its partition (gok's FAT16 kept), %d MB free for %s\n", free>>20, store.BootTokenFileName)
 	return nil
 }
 

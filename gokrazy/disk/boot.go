@@ -3,73 +3,81 @@ package disk
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
+
+	"flipbot.dev/flipbot/appliance/bootfs"
 )
 
-// RoomyBoot rebuilds the FAT boot file system at l to fill its whole
-// partition, keeping every file and directory. gok writes a FAT exactly as
-// large as its content (0 bytes free), so a laptop could not add a file
-// such as flipbot-token.txt to a freshly written card. The files are copied
-// out, the partition is formatted as FAT16 with 2 KiB clusters (as gok's),
-// labelled "gokrazy", and the files copied back with their times. Uses
-// mtools; l.Size must be the partition's size.
+// RoomyBoot makes the FAT boot file system at l fill its whole partition
+// (GrowFAT16), so that a laptop can add flipbot-token.txt to the card.
+// l.Size must be the partition's size.
 func RoomyBoot(ctx context.Context, l Location) error {
 	if l.Size <= 0 {
 		return fmt.Errorf("boot partition: size unknown")
 	}
-	dir, err := os.MkdirTemp("", "flipbot-boot-*")
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(l.Path, os.O_RDWR, 0)
 	if err != nil {
-		return fmt.Errorf("temporary directory: %w", err)
+		return fmt.Errorf("boot partition: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	spec := l.mtoolsSpec()
-	if err := runQuiet(ctx, "mcopy", "-s", "-n", "-m", "-i", spec, "::*", dir+"/"); err != nil {
-		return fmt.Errorf("boot partition: copy out: %w", err)
+	if err := GrowFAT16(f, l.Offset, l.Size); err != nil {
+		f.Close()
+		return fmt.Errorf("boot partition: %w", err)
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil || len(ents) == 0 {
-		return fmt.Errorf("boot partition: nothing copied out")
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("boot partition: %w", err)
 	}
-	sectors := l.Size / SectorSize
-	hidden := l.Offset / SectorSize
-	if err := runQuiet(ctx, "mformat", "-i", spec, "-T", strconv.FormatInt(sectors, 10), "-h", "64", "-s", "32",
-		"-H", strconv.FormatInt(hidden, 10), "-c", "4", "-v", "gokrazy", "::"); err != nil {
-		return fmt.Errorf("boot partition: format: %w", err)
-	}
-	args := []string{"-s", "-m", "-i", spec}
-	for _, e := range ents {
-		args = append(args, filepath.Join(dir, e.Name()))
-	}
-	if err := runQuiet(ctx, "mcopy", append(args, "::")...); err != nil {
-		return fmt.Errorf("boot partition: copy back: %w", err)
-	}
-	return nil
+	return f.Close()
 }
 
-// mtoolsSpec is the location in mtools' syntax (an offset after "@@").
-func (l Location) mtoolsSpec() string {
-	if l.Offset == 0 {
-		return l.Path
+// section is the part of the file at l: the whole partition of an image,
+// or (Size 0) everything from Offset on.
+func (l Location) section(f *os.File) io.ReaderAt {
+	size := l.Size
+	if size <= 0 {
+		size = 1 << 62
 	}
-	return fmt.Sprintf("%s@@%d", l.Path, l.Offset)
+	return io.NewSectionReader(f, l.Offset, size)
 }
-
-var freeRE = regexp.MustCompile(`([\d ]+) bytes free`)
 
 // BootFree returns the free bytes of the FAT file system at l.
 func BootFree(ctx context.Context, l Location) (int64, error) {
-	out, err := exec.CommandContext(ctx, "mdir", "-i", l.mtoolsSpec(), "::").Output()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	f, err := os.Open(l.Path)
 	if err != nil {
-		return 0, fmt.Errorf("mdir: %w", err)
+		return 0, fmt.Errorf("boot partition: %w", err)
 	}
-	m := freeRE.FindSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("mdir: no free-space line")
+	defer f.Close()
+	return FreeBytes(l.section(f))
+}
+
+// BootHeader returns the header of the FAT file system at l.
+func BootHeader(l Location) (FATHeader, error) {
+	f, err := os.Open(l.Path)
+	if err != nil {
+		return FATHeader{}, fmt.Errorf("boot partition: %w", err)
 	}
-	return strconv.ParseInt(strings.ReplaceAll(string(m[1]), " ", ""), 10, 64)
+	defer f.Close()
+	return ReadFATHeader(l.section(f))
+}
+
+// ReadBootFile reads the file name (at most limit bytes) from the root
+// directory of the FAT file system at l, as the Pi's firmware does.
+func ReadBootFile(l Location, name string, limit int64) ([]byte, error) {
+	f, err := os.Open(l.Path)
+	if err != nil {
+		return nil, fmt.Errorf("boot partition: %w", err)
+	}
+	defer f.Close()
+	file, err := bootfs.ReadFile(l.section(f), name, limit)
+	if err != nil {
+		return nil, err
+	}
+	return file.Data, nil
 }

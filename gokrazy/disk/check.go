@@ -17,6 +17,10 @@ type Expect struct {
 	// ConfigLines must each be a line of the boot partition's config.txt
 	// (e.g. dtparam=i2c_arm=on); none on a VM image, which has no Pi firmware.
 	ConfigLines []string
+	// BootFAT, when set, is the header of the boot file system as gok
+	// wrote it: the image's must differ only in what follows from its
+	// size (FATHeader.SameButSize).
+	BootFAT *FATHeader
 	// BootFree is the free space the boot file system must have (for a
 	// token file a laptop adds), 0 for no check.
 	BootFree int64
@@ -60,11 +64,10 @@ func Check(ctx context.Context, img string, want Expect) ([]Finding, error) {
 		p, _ := Find(parts, n)
 		return Location{Path: img, Offset: p.Offset(), Size: p.Size()}
 	}
+	add("hybrid MBR: entry 1 is the boot partition, type 0x0C, active (what a Pi's boot ROM reads)", checkHybridMBRFile(img, parts))
+	add("boot file system: gok's FAT16, filling its partition", checkBootFS(loc(BootPartition), want.BootFAT))
 	if len(want.ConfigLines) > 0 {
-		cfg, err := exec.CommandContext(ctx, "mtype", "-i", fmt.Sprintf("%s@@%d", img, loc(BootPartition).Offset), "::config.txt").Output()
-		if err != nil {
-			err = fmt.Errorf("mtype config.txt: %w", err)
-		}
+		cfg, err := ReadBootFile(loc(BootPartition), "config.txt", 1<<20)
 		for _, line := range want.ConfigLines {
 			e := err
 			if e == nil && !slices.Contains(strings.Split(strings.ReplaceAll(string(cfg), "\r", ""), "\n"), line) {
@@ -124,6 +127,39 @@ func Check(ctx context.Context, img string, want Expect) ([]Finding, error) {
 		add("/perm/"+name+": 0600, root, expected content", err)
 	}
 	return out, nil
+}
+
+func checkHybridMBRFile(img string, parts []Partition) error {
+	f, err := os.Open(img)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return checkHybridMBR(f, parts)
+}
+
+// checkBootFS checks that the boot file system is FAT16 with gok's header
+// (the OEM name gok writes, or every field of gok's own when gok is given)
+// and that it fills its partition to the cluster.
+func checkBootFS(l Location, gok *FATHeader) error {
+	h, err := BootHeader(l)
+	if err != nil {
+		return err
+	}
+	if h.FSType != "FAT16" {
+		return fmt.Errorf("file system type %q, want FAT16", h.FSType)
+	}
+	if gok != nil {
+		if diff := h.SameButSize(*gok); diff != nil {
+			return fmt.Errorf("differs from gok's beyond its size: %s", strings.Join(diff, "; "))
+		}
+	} else if h.OEM != "gokrazy!" {
+		return fmt.Errorf("OEM name %q, not gok's \"gokrazy!\"", h.OEM)
+	}
+	if spare := l.Size - int64(h.TotalSectors)*SectorSize; spare < 0 || spare >= h.ClusterBytes() {
+		return fmt.Errorf("%d sectors in a partition of %d bytes", h.TotalSectors, l.Size)
+	}
+	return nil
 }
 
 // checkLayout checks gokrazy's four partitions.

@@ -1,13 +1,17 @@
 // Package disk works on gokrazy disk images and SD cards from the host:
-// it reads the partition table, makes /perm's ext4 file system (gok only
-// prints the mkfs command), pre-provisions the bot token into /perm with
-// e2fsprogs' debugfs without mounting anything, reads an image back to check
-// what was built, and refuses to overwrite a drive that is not a whole,
-// unmounted, removable disk.
+// it reads the partition tables (gpt.go: the GPT; mbr.go: the hybrid MBR a
+// Pi's boot ROM reads), grows gok's FAT16 boot file system to fill its
+// partition so that a laptop can add a token file (fat16.go, boot.go),
+// makes /perm's ext4 file system (gok only prints the mkfs command) and
+// pre-provisions the bot token into it with e2fsprogs' debugfs without
+// mounting anything (perm.go), reads an image back to check what was built
+// (check.go), and refuses to overwrite a drive that is not a whole,
+// unmounted, removable disk (drive.go).
 //
-// It runs e2fsprogs (mkfs.ext4, debugfs), mtools (mtype, mdir) and
-// squashfs-tools (unsquashfs) as external commands; nothing here needs root
-// for an image file.
+// It runs e2fsprogs (mkfs.ext4, debugfs) and squashfs-tools (unsquashfs)
+// as external commands; the FAT is read and written here (the reader is
+// appliance/bootfs, the device's own). Nothing here needs root for an
+// image file.
 package disk
 
 import (
