@@ -9,7 +9,9 @@
 #   make image [IMG=flipbot.img] [IMAGE_SIZE=bytes] [TOKEN_FILE=path]   an SD card image file
 #   make overwrite DRIVE=/dev/sdX [TOKEN_FILE=path]                     the same, onto a card
 #   make update [UPDATE_HOST=flipbot]                                    gok update over the network
-#   make vm [OFFLINE=1]                                                  boot the image under qemu
+#   make emulate [OFFLINE=1]                                             the Pi image on an emulated Raspberry Pi 3B
+#   make vm [OFFLINE=1]                                                  the VM variant under qemu (faster)
+# OFFLINE=1 (image, update, emulate, vm) puts flipbot-arena inside, with a built-in opponent.
 #   make egaroucid EGAROUCID_SRC=path                                    Egaroucid for the image (arm64)
 
 GO       ?= go
@@ -24,7 +26,7 @@ PC_CMDS  := flipbot flipengine flipbot-arena
 ARM64_TEST_PKGS ?= ./engines/othello ./gpio ./gpio/led ./gpio/ssd1306 ./gpio/hd44780
 
 .PHONY: all test deps vet test-race test-long cross test-arm64 test-image build bench clean demo \
-	image overwrite update vm vm-image vm-update egaroucid imagetool gok-check
+	image overwrite update emulate vm vm-image vm-update egaroucid imagetool gok-check
 
 all: build
 
@@ -117,6 +119,7 @@ DRIVE       ?=
 UPDATE_HOST ?=
 OFFLINE     ?=
 VM_IMG      ?= build/flipbot-vm.img
+EMU_IMG     ?= build/flipbot-pi.img
 VM_HTTP_PORT ?= 18080
 VM_APP_PORT  ?= 18081
 IMAGETOOL   := build/flipbot-image
@@ -130,7 +133,7 @@ EGAROUCID_OPT = $(if $(wildcard $(EGAROUCID_STAGE)/Egaroucid_for_Console),-egaro
 TOKEN_OPT     = $(if $(TOKEN_FILE),-token-file $(TOKEN_FILE))
 # FLIPBOT_FLAGS='-drain=30s …' adds flags to flipbot's in the built instance.
 FLIPBOT_FLAGS ?=
-INSTANCE_OPT  = $(EGAROUCID_OPT) $(foreach f,$(FLIPBOT_FLAGS),-flag $(f))
+INSTANCE_OPT  = $(EGAROUCID_OPT) $(if $(OFFLINE),-offline) $(foreach f,$(FLIPBOT_FLAGS),-flag $(f))
 
 gok-check:
 	@command -v $(GOK) >/dev/null 2>&1 || { echo "gok not found: install it with go install github.com/gokrazy/tools/cmd/gok@latest (or set GOK=/path/to/gok)"; exit 1; }
@@ -159,7 +162,7 @@ update: gok-check imagetool
 	$(GOK) -i ./build/gokrazy/flipbot update
 
 vm-image: gok-check imagetool
-	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm $(if $(OFFLINE),-offline) -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
 	$(GOK) -i ./build/gokrazy/flipbot-vm overwrite --full $(VM_IMG) --target_storage_bytes=$(IMAGE_SIZE)
 	$(IMAGETOOL) boot $(VM_IMG)
 	$(IMAGETOOL) perm $(VM_IMG) $(TOKEN_OPT)
@@ -167,9 +170,19 @@ vm-image: gok-check imagetool
 vm: vm-image
 	$(IMAGETOOL) vm $(VM_IMG) -http-port $(VM_HTTP_PORT) -app-port $(VM_APP_PORT) -serial build/vm-serial.log $(if $(OFFLINE),-offline)
 
+# The image a user flashes (make image, unchanged: same instance, same
+# steps) on QEMU's Raspberry Pi 3 Model B, with the Pi's own kernel, device
+# tree and cmdline.txt from the card; flipbot-image stands in for the GPU
+# firmware QEMU cannot run. From another terminal:
+#   make update OFFLINE=1 UPDATE_HOST=localhost:$(VM_HTTP_PORT)
+# Software emulation: many times slower than a Pi.
+emulate:
+	$(MAKE) image IMG=$(EMU_IMG) OFFLINE=$(OFFLINE)
+	$(IMAGETOOL) vm $(EMU_IMG) -machine raspi3b -http-port $(VM_HTTP_PORT) -app-port $(VM_APP_PORT) -serial build/emulate-serial.log $(if $(OFFLINE),-offline)
+
 # gok update into the VM that make vm is running (from another terminal).
 vm-update: gok-check imagetool
-	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm $(if $(OFFLINE),-offline) -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
+	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
 	$(GOK) -i ./build/gokrazy/flipbot-vm update
 
 # Egaroucid for Console, cross-compiled for linux/arm64 from the owner's own

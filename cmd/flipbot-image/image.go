@@ -27,7 +27,7 @@ func cmdInstance(_ context.Context, args []string, _ io.Reader, stdout, stderr i
 	src := fs.String("src", "gokrazy/flipbot", "the source instance")
 	out := fs.String("o", "", "directory to write the derived instance to (replaced)")
 	fs.BoolVar(&opts.VM, "vm", false, "the qemu variant")
-	fs.BoolVar(&opts.Offline, "offline", false, "the offline qemu variant (flipbot-arena inside)")
+	fs.BoolVar(&opts.Offline, "offline", false, "the offline variant: flipbot-arena inside, time from the emulator's host (with -vm: the offline VM)")
 	fs.StringVar(&opts.UpdateHost, "update-host", "", "Update.Hostname (e.g. localhost:18080 for a VM)")
 	fs.StringVar(&opts.Egaroucid, "egaroucid", "", "a staged Egaroucid directory to put into the image")
 	fs.Var((*listFlag)(&opts.ExtraFlags), "flag", "a flipbot flag to add (repeatable)")
@@ -155,7 +155,7 @@ func cmdBoot(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 func cmdCheck(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	vmImage := fs.Bool("vm", false, "a VM image (no Pi firmware, no config.txt lines)")
-	offline := fs.Bool("offline", false, "an offline VM image (flipbot-arena too)")
+	offline := fs.Bool("offline", false, "an offline image (flipbot-arena too)")
 	tokenFile := fs.String("token-file", "", "the TOKEN_FILE the image was made with")
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
@@ -166,7 +166,7 @@ func cmdCheck(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return errUsage
 	}
 	want := disk.Expect{Binaries: []string{"flipbot"}, GOARCH: "arm64", PermExt4: true, BootFree: 1 << 20}
-	if !*vmImage && !*offline {
+	if !*vmImage {
 		want.ConfigLines = []string{"dtparam=i2c_arm=on"}
 	}
 	if *offline {

@@ -1,6 +1,6 @@
 // Command flipbot-image is the Makefile's helper for the gokrazy appliance
-// image: it derives the instance to build (Pi, VM, offline VM, with or
-// without Egaroucid) from gokrazy/flipbot, gives the FAT boot partition
+// image: it derives the instance to build (Pi or VM, each also offline, with
+// or without Egaroucid) from gokrazy/flipbot, gives the FAT boot partition
 // room for a token file (gok writes it full), makes /perm and pre-provisions
 // the token in an image or on a card, reads an image back to check it,
 // guards `make overwrite`, and boots an image under qemu.
@@ -10,7 +10,7 @@
 //	flipbot-image perm IMG|DEVICE [-token-file F]
 //	flipbot-image check IMG [-vm] [-offline] [-token-file F]
 //	flipbot-image drive DEVICE [-yes]
-//	flipbot-image vm IMG [-offline] [-http-port P] [-app-port P] [-serial FILE]
+//	flipbot-image vm IMG [-machine virt|raspi3b] [-offline] [-http-port P] [-app-port P] [-serial FILE]
 //
 // Exit codes: 0 done, 1 failed, 2 usage.
 package main

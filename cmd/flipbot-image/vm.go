@@ -16,10 +16,11 @@ import (
 func cmdVM(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("vm", flag.ContinueOnError)
 	var cfg vm.Config
+	machine := fs.String("machine", string(vm.Virt), "the board: virt (the VM image) or raspi3b (the Pi image, on an emulated Raspberry Pi 3 Model B)")
 	fs.IntVar(&cfg.HTTPPort, "http-port", 18080, "loopback port forwarded to the guest's :80 (gokrazy's web UI, gok update)")
 	fs.IntVar(&cfg.AppPort, "app-port", 18081, "loopback port forwarded to the guest's :8080 (flipbot's pages)")
-	fs.IntVar(&cfg.CPUs, "cpus", 2, "guest cores")
-	fs.IntVar(&cfg.MemoryMiB, "memory", 1024, "guest memory in MiB")
+	fs.IntVar(&cfg.CPUs, "cpus", 2, "guest cores (virt; a Pi 3B has 4)")
+	fs.IntVar(&cfg.MemoryMiB, "memory", 1024, "guest memory in MiB (virt; a Pi 3B has 1024)")
 	serial := fs.String("serial", "", "write the guest's serial console to this file (default: discard)")
 	host := fs.String("host", "flipbot", "the instance's hostname (for gok's password file)")
 	offline := fs.Bool("offline", false, "the image is the offline variant: print the token its arena accepts")
@@ -28,10 +29,14 @@ func cmdVM(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: flipbot-image vm IMG [-offline] [-http-port P] [-app-port P] [-serial FILE]")
+		fmt.Fprintln(stderr, "usage: flipbot-image vm IMG [-machine virt|raspi3b] [-offline] [-http-port P] [-app-port P] [-serial FILE]")
 		return errUsage
 	}
 	cfg.Image = pos[0]
+	cfg.Machine = vm.Machine(*machine)
+	// The offline image asks the emulator's host for the time (a Pi has no
+	// clock, and there is no other time server offline).
+	cfg.TimeServer = *offline
 	password, err := vm.Password(*host)
 	if err != nil {
 		return err
@@ -54,12 +59,27 @@ func cmdVM(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	accel := "software emulation"
-	if vm.KVMUsable() {
+	if vm.KVMUsable() && cfg.Machine == vm.Virt {
 		accel = "KVM"
 	}
-	fmt.Fprintf(stdout, "booting %s under qemu-system-aarch64 (%s); Ctrl-C powers it off\n", cfg.Image, accel)
+	board := "the generic arm64 board"
+	if cfg.Machine == vm.Pi3B {
+		board = "an emulated Raspberry Pi 3 Model B"
+	}
+	fmt.Fprintf(stdout, "booting %s on %s under qemu-system-aarch64 (%s); Ctrl-C powers it off\n", cfg.Image, board, accel)
+	for _, w := range v.Warnings() {
+		fmt.Fprintf(stdout, "  warning: %s\n", w)
+	}
 	fmt.Fprintf(stdout, "  gokrazy web UI: %s (user gokrazy, the password in gok's http-password.txt)\n", v.HTTPURL())
-	fmt.Fprintf(stdout, "  gok update:     Update.Hostname %q\n", v.UpdateHost())
+	if cfg.Machine == vm.Pi3B {
+		off := ""
+		if *offline {
+			off = " OFFLINE=1"
+		}
+		fmt.Fprintf(stdout, "  update it:      make update%s UPDATE_HOST=%s (from another terminal; the board is power-cycled as the update reboots it)\n", off, v.UpdateHost())
+	} else {
+		fmt.Fprintf(stdout, "  gok update:     Update.Hostname %q\n", v.UpdateHost())
+	}
 	seen := make(chan string, 1)
 	v.Follow(run, password, "/user/flipbot", "stderr", func(line string) {
 		if code := vm.PairingCode(line); code != "" {

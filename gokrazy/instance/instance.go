@@ -6,8 +6,10 @@
 //     into the image;
 //   - the VM variant for qemu-system-aarch64 (kernel.arm64, no Pi firmware
 //     or EEPROM, serial console on ttyAMA0, no GPIO indicators);
-//   - the offline VM variant, which also runs flipbot-arena on the device's
-//     loopback with a built-in opponent and points flipbot at it.
+//   - the offline variant of either (the Pi one for the emulated Pi 3B),
+//     which also runs flipbot-arena on the device's loopback with a
+//     built-in opponent, points flipbot at it, and lets gokrazy's ntp ask
+//     the emulator's host for the time.
 //
 // A derived instance is a new directory holding config.json and a copy of
 // the source's builddir (the pinned go.mod and go.sum of every package),
@@ -33,6 +35,18 @@ const (
 	ArenaPackage   = "flipbot.dev/flipbot/cmd/flipbot-arena"
 )
 
+// NTPPackage is gokrazy's time client, one of the packages gok adds to
+// every instance.
+const NTPPackage = "github.com/gokrazy/gokrazy/cmd/ntp"
+
+// EmulatorHost is the host as a guest of QEMU's user network sees it
+// (QEMU's documentation, "Network emulation": the host is 10.0.2.2).
+const EmulatorHost = "10.0.2.2"
+
+// gokrazyNTPServers are the servers gokrazy's ntp asks by default
+// (cmd/ntp/ntp.go in github.com/gokrazy/gokrazy).
+var gokrazyNTPServers = []string{"0.gokrazy.pool.ntp.org", "1.gokrazy.pool.ntp.org", "2.gokrazy.pool.ntp.org", "3.gokrazy.pool.ntp.org"}
+
 // Offline arena settings: flipbot-arena listens on the device's loopback
 // only, and OfflineToken is the bot token it accepts for flipbot. It is a
 // demonstration value, not a secret: the offline arena is reachable only
@@ -56,7 +70,8 @@ const (
 type Options struct {
 	// VM selects the qemu variant.
 	VM bool
-	// Offline adds flipbot-arena on loopback (implies VM).
+	// Offline adds flipbot-arena on loopback, and the emulator's host
+	// (EmulatorHost) to gokrazy's time servers.
 	Offline bool
 	// UpdateHost, when set, is the instance's Update.Hostname: where
 	// `gok update` sends the new build (e.g. localhost:18080 for a VM).
@@ -114,9 +129,6 @@ func Transform(raw []byte, opts Options) ([]byte, error) {
 	fb := object(pkgCfg, FlipbotPackage)
 	flags := stringList(fb["CommandLineFlags"])
 
-	if opts.Offline {
-		opts.VM = true
-	}
 	if opts.VM {
 		cfg["KernelPackage"] = "github.com/gokrazy/kernel.arm64"
 		cfg["FirmwarePackage"] = ""
@@ -136,6 +148,10 @@ func Transform(raw []byte, opts Options) ([]byte, error) {
 			"--auto-match",
 		}
 		flags = append(flags, "-api=http://"+OfflineArenaAddr+"/flipsight/bot_match_api.php")
+		// gokrazy's ntp takes its servers as arguments (and then only
+		// those): the emulator's host first, where flipbot-image's time
+		// server answers, and gokrazy's own pool for a device on a network.
+		object(pkgCfg, NTPPackage)["CommandLineFlags"] = append([]string{EmulatorHost}, gokrazyNTPServers...)
 	}
 	if opts.Egaroucid != "" {
 		files := object(fb, "ExtraFilePaths")

@@ -75,7 +75,14 @@ func TestTransformVariants(t *testing.T) {
 	require.NoError(t, err)
 	m = decode(t, off)
 	assert.Contains(t, m["Packages"], ArenaPackage)
-	assert.Equal(t, "github.com/gokrazy/kernel.arm64", m["KernelPackage"], "offline implies the VM")
+	assert.Equal(t, "github.com/gokrazy/kernel.rpi", m["KernelPackage"], "the offline Pi image is the Pi's (for the emulated Pi 3B)")
+	assert.Equal(t, []any{"dtparam=i2c_arm=on"}, m["BootloaderExtraLines"])
+	ntp := m["PackageConfig"].(map[string]any)[NTPPackage].(map[string]any)["CommandLineFlags"]
+	assert.Equal(t, []any{"10.0.2.2", "0.gokrazy.pool.ntp.org", "1.gokrazy.pool.ntp.org", "2.gokrazy.pool.ntp.org", "3.gokrazy.pool.ntp.org"}, ntp,
+		"the emulator's host answers the time, gokrazy's pool elsewhere")
+	offVM, err := Transform(pi, Options{VM: true, Offline: true})
+	require.NoError(t, err)
+	assert.Equal(t, "github.com/gokrazy/kernel.arm64", decode(t, offVM)["KernelPackage"])
 	arena := m["PackageConfig"].(map[string]any)[ArenaPackage].(map[string]any)["CommandLineFlags"]
 	assert.Contains(t, arena, "--listen="+OfflineArenaAddr)
 	assert.Contains(t, arena, "--auto-match")

@@ -1,56 +1,103 @@
 // Package vm boots a gokrazy arm64 image under qemu-system-aarch64 and talks
 // to it from the host the way an owner would: it forwards the device's
 // gokrazy web UI (:80) and flipbot's pages (:8080) to loopback, follows a
-// service's log over gokrazy's HTTP log API, and powers the device off
+// service's log over gokrazy's HTTP log API, reads the emulated SoC's GPIO
+// levels (the LEDs) over QEMU's machine protocol, and powers the device off
 // cleanly through gokrazy's /poweroff.
 //
-// Software emulation is used on x86 hosts; KVM when the host is arm64 and
-// /dev/kvm is usable.
+// Two machines (Machine):
+//   - Virt, QEMU's generic board, for the VM variant of the image
+//     (gokrazy's kernel.arm64 under UEFI, virtio disk, e1000); virt.go.
+//   - Pi3B, QEMU's model of a Raspberry Pi 3 Model B, for the image a user
+//     flashes, unchanged: QEMU cannot run the Pi's GPU firmware, so this
+//     package stands in for it and, at every power-on, takes the kernel,
+//     the device tree and cmdline.txt from the card's boot partition as the
+//     firmware would (pi3b.go), and power-cycles the board when the guest
+//     reboots (QEMU's Pi has no working restart).
+//
+// Files: vm.go (the supervisor: one QEMU process per power-on), virt.go and
+// pi3b.go (each machine's arguments), qmp.go (QEMU's machine protocol, the
+// GPIO levels), sntp.go (a time server for a guest with no clock),
+// events.go (gokrazy's log stream), proc_*.go (process groups). It imports
+// gokrazy/disk and appliance/bootfs (the card's partitions and FAT).
+//
+// Software emulation is used on x86 hosts; KVM for Virt when the host is
+// arm64 and /dev/kvm is usable.
 package vm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Firmware is the UEFI firmware of Debian's qemu-efi-aarch64 package.
-const Firmware = "/usr/share/qemu-efi-aarch64/QEMU_EFI.fd"
+// Machine is the board QEMU emulates.
+type Machine string
+
+// The machines.
+const (
+	// Virt is QEMU's generic arm64 board (the VM variant of the image).
+	Virt Machine = "virt"
+	// Pi3B is QEMU's raspi3b: a Raspberry Pi 3 Model B (the Pi image).
+	Pi3B Machine = "raspi3b"
+)
 
 // Config describes a VM.
 type Config struct {
+	// Machine is the board (default Virt).
+	Machine Machine
 	// Image is the raw disk image (read and written by the guest).
 	Image string
 	// HTTPPort and AppPort are loopback ports forwarded to the guest's
 	// :80 (gokrazy's web UI, also `gok update`'s target) and :8080
 	// (flipbot's pages); 0 picks free ports.
 	HTTPPort, AppPort int
-	// CPUs and MemoryMiB size the guest (defaults 2 and 1024).
+	// CPUs and MemoryMiB size a Virt guest (defaults 2 and 1024); a Pi 3B
+	// has 4 cores and 1 GiB.
 	CPUs, MemoryMiB int
-	// Serial receives the guest's serial console (ttyAMA0); nil discards.
+	// Serial receives the guest's serial console (Virt: ttyAMA0; Pi3B: the
+	// mini UART, ttyS1) and QEMU's own messages; nil discards.
 	Serial io.Writer
 	// QEMU is the qemu-system-aarch64 binary (default from PATH).
 	QEMU string
+	// TimeServer answers SNTP on the host's loopback port 123, which the
+	// guest reaches as 10.0.2.2 through QEMU's user network: a Pi has no
+	// clock, and an offline guest no other time source. Port 123 needs
+	// root (or CAP_NET_BIND_SERVICE); without it the VM runs and
+	// Warnings says so.
+	TimeServer bool
+	// Log receives the supervisor's events (power cycles); nil discards.
+	Log *slog.Logger
 }
 
-// VM is a running guest.
+// VM is a running guest: one QEMU process per power-on, started again by
+// the supervisor when a Pi 3B reboots.
 type VM struct {
 	cfg  Config
-	cmd  *exec.Cmd
+	dir  string // boot files and the QMP socket
+	log  *slog.Logger
 	done chan struct{}
-	err  error
+	err  error // after done
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd // the running QEMU
+	qmp      *qmpConn  // connected on first use, per power-on
+	boots    int
+	stopping bool
+	warnings []string
 }
 
 // HTTPURL is the base URL of the guest's gokrazy web UI on loopback.
@@ -79,50 +126,19 @@ func (cfg *Config) Ports() error {
 	return nil
 }
 
-// Args returns qemu's arguments for cfg (ports must be set).
-func (cfg Config) Args(kvm bool) []string {
-	cpus, mem := cfg.CPUs, cfg.MemoryMiB
-	if cpus == 0 {
-		cpus = 2
-	}
-	if mem == 0 {
-		mem = 1024
-	}
-	machine := []string{"-machine", "virt,highmem=off", "-cpu", "cortex-a72"}
-	if kvm {
-		machine = []string{"-machine", "virt", "-accel", "kvm", "-cpu", "host"}
-	}
-	return append(machine,
-		"-smp", fmt.Sprint(cpus), "-m", fmt.Sprint(mem),
-		"-bios", Firmware,
-		"-drive", "file="+cfg.Image+",format=raw,if=virtio",
-		// gokrazy feeds a watchdog; a hung guest resets.
-		"-device", "i6300esb", "-action", "watchdog=reset",
-		// romfile= avoids needing the ipxe ROMs.
-		"-device", "e1000,netdev=net0,romfile=",
-		"-netdev", fmt.Sprintf("user,id=net0,hostfwd=tcp:127.0.0.1:%d-:80,hostfwd=tcp:127.0.0.1:%d-:8080", cfg.HTTPPort, cfg.AppPort),
-		"-display", "none", "-monitor", "none", "-serial", "stdio",
-	)
-}
-
-// KVMUsable reports whether qemu can use KVM for an arm64 guest here.
-func KVMUsable() bool {
-	if runtime.GOARCH != "arm64" {
-		return false
-	}
-	f, err := os.OpenFile("/dev/kvm", os.O_RDWR, 0)
-	if err != nil {
-		return false
-	}
-	f.Close()
-	return true
+// hostfwd is QEMU's user network with the two forwarded ports.
+func (cfg Config) hostfwd(id string) string {
+	return fmt.Sprintf("user,id=%s,hostfwd=tcp:127.0.0.1:%d-:80,hostfwd=tcp:127.0.0.1:%d-:8080", id, cfg.HTTPPort, cfg.AppPort)
 }
 
 // Start boots the guest. It runs until the guest powers off, ctx ends
-// (qemu is killed: prefer PowerOff), or Kill.
+// (QEMU is killed: prefer PowerOff), or Kill.
 func Start(ctx context.Context, cfg Config) (*VM, error) {
 	if err := cfg.Ports(); err != nil {
 		return nil, err
+	}
+	if cfg.Machine == "" {
+		cfg.Machine = Virt
 	}
 	if cfg.QEMU == "" {
 		cfg.QEMU = "qemu-system-aarch64"
@@ -130,49 +146,219 @@ func Start(ctx context.Context, cfg Config) (*VM, error) {
 	if _, err := exec.LookPath(cfg.QEMU); err != nil {
 		return nil, fmt.Errorf("%s not found (Debian: apt-get install qemu-system-arm qemu-efi-aarch64): %w", cfg.QEMU, err)
 	}
-	if _, err := os.Stat(Firmware); err != nil {
-		return nil, fmt.Errorf("UEFI firmware missing (Debian: apt-get install qemu-efi-aarch64): %w", err)
-	}
 	img, err := filepath.Abs(cfg.Image)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Image = img
-	cmd := exec.CommandContext(ctx, cfg.QEMU, cfg.Args(KVMUsable())...)
-	if cfg.Serial != nil {
-		cmd.Stdout = cfg.Serial
-		cmd.Stderr = cfg.Serial
+	switch cfg.Machine {
+	case Virt:
+		if _, err := os.Stat(Firmware); err != nil {
+			return nil, fmt.Errorf("UEFI firmware missing (Debian: apt-get install qemu-efi-aarch64): %w", err)
+		}
+	case Pi3B:
+		if err := checkSDSize(img); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown machine %q (%s or %s)", cfg.Machine, Virt, Pi3B)
 	}
+	dir, err := os.MkdirTemp("", "flipbot-vm-")
+	if err != nil {
+		return nil, fmt.Errorf("vm: %w", err)
+	}
+	v := &VM{cfg: cfg, dir: dir, log: cfg.Log, done: make(chan struct{})}
+	if v.log == nil {
+		v.log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.TimeServer {
+		ts, err := ListenSNTP("127.0.0.1:123", time.Now)
+		if err != nil {
+			v.warnings = append(v.warnings, fmt.Sprintf("no time server for the guest (%v): its clock stays unset unless it reaches another one", err))
+		} else {
+			go func() {
+				<-v.done
+				ts.Close()
+			}()
+			go ts.Serve()
+		}
+	}
+	first, err := v.powerOn(ctx)
+	if err != nil {
+		close(v.done)
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	go v.supervise(ctx, first)
+	return v, nil
+}
+
+// power is what the guest's console says at the end of a power-on.
+type power int
+
+const (
+	restart power = iota + 1 // the kernel could not restart: power-cycle
+	halted                   // the kernel halted: a power-off
+)
+
+// powerOn starts QEMU for one power-on of the board. The returned channel
+// receives what the console says when the guest halts.
+func (v *VM) powerOn(ctx context.Context) (chan power, error) {
+	var args []string
+	switch v.cfg.Machine {
+	case Pi3B:
+		boot, err := readPiBoot(v.cfg.Image, v.dir)
+		if err != nil {
+			return nil, err
+		}
+		args = v.cfg.piArgs(boot)
+	default:
+		args = v.cfg.Args(KVMUsable())
+	}
+	sock := filepath.Join(v.dir, "qmp.sock")
+	_ = os.Remove(sock)
+	args = append(args, "-qmp", "unix:"+sock+",server=on,wait=off")
+	cmd := exec.CommandContext(ctx, v.cfg.QEMU, args...)
+	events := make(chan power, 1)
+	out := &consoleWatch{w: v.cfg.Serial, events: events}
+	cmd.Stdout, cmd.Stderr = out, out
 	// The guest must not see the terminal's Ctrl-C: the owner's Ctrl-C is
 	// turned into a clean power-off by the caller.
 	cmd.SysProcAttr = newProcessGroup()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start qemu: %w", err)
 	}
-	v := &VM{cfg: cfg, cmd: cmd, done: make(chan struct{})}
-	go func() {
-		v.err = cmd.Wait()
-		close(v.done)
-	}()
-	return v, nil
+	v.mu.Lock()
+	v.cmd, v.qmp = cmd, nil
+	v.boots++
+	if v.stopping { // Kill came between two power-ons
+		_ = cmd.Process.Kill()
+	}
+	v.mu.Unlock()
+	return events, nil
 }
 
-// Done is closed when qemu has exited.
+// supervise waits for each power-on to end, and powers the board on again
+// when the guest asked for a restart that the machine cannot do.
+func (v *VM) supervise(ctx context.Context, events chan power) {
+	defer close(v.done)
+	defer os.RemoveAll(v.dir)
+	for {
+		v.mu.Lock()
+		cmd := v.cmd
+		v.mu.Unlock()
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		var err error
+		again := false
+		select {
+		case err = <-exited:
+		case ev := <-events:
+			// QEMU keeps running a halted board: switch it off.
+			_ = cmd.Process.Kill()
+			<-exited
+			again = ev == restart
+		}
+		v.mu.Lock()
+		if v.qmp != nil {
+			v.qmp.close()
+		}
+		v.cmd, v.qmp = nil, nil
+		stopping := v.stopping
+		v.mu.Unlock()
+		if !again || stopping || ctx.Err() != nil {
+			v.err = err
+			return
+		}
+		v.log.Info("the guest restarted: power-cycling the board")
+		if events, err = v.powerOn(ctx); err != nil {
+			v.err = err
+			return
+		}
+	}
+}
+
+// consoleWatch passes QEMU's output on and watches the guest's console
+// for the kernel's last words: arm64's machine_restart prints "Reboot
+// failed -- System halted" when no restart handler worked (a Pi 3B under
+// QEMU without its watchdog driver; also after a panic), and kernel_halt
+// "reboot: System halted" (a power-off on a board that cannot power off:
+// kernel/reboot.c turns it into a halt).
+type consoleWatch struct {
+	w      io.Writer
+	events chan power
+	line   []byte
+}
+
+func (c *consoleWatch) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if b != '\n' {
+			if len(c.line) < 4096 {
+				c.line = append(c.line, b)
+			}
+			continue
+		}
+		switch {
+		case bytes.Contains(c.line, []byte("Reboot failed -- System halted")):
+			c.send(restart)
+		case bytes.Contains(c.line, []byte("reboot: System halted")), bytes.Contains(c.line, []byte("reboot: Power down")):
+			c.send(halted)
+		}
+		c.line = c.line[:0]
+	}
+	if c.w != nil {
+		_, _ = c.w.Write(p)
+	}
+	return len(p), nil
+}
+
+func (c *consoleWatch) send(p power) {
+	select {
+	case c.events <- p:
+	default:
+	}
+}
+
+// Boots counts the power-ons so far: 1 after Start, and a Pi 3B adds one
+// for each reboot.
+func (v *VM) Boots() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.boots
+}
+
+// Warnings lists what the VM could not set up (it runs without it).
+func (v *VM) Warnings() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.warnings...)
+}
+
+// Done is closed when the board is off for good: the guest powered off,
+// QEMU failed, or Kill.
 func (v *VM) Done() <-chan struct{} { return v.done }
 
-// Err is qemu's exit error, after Done.
+// Err is QEMU's exit error, after Done.
 func (v *VM) Err() error { return v.err }
 
-// Kill stops qemu at once.
+// Kill stops QEMU at once, for good.
 func (v *VM) Kill() {
-	_ = v.cmd.Process.Kill()
+	v.mu.Lock()
+	v.stopping = true
+	if v.cmd != nil {
+		_ = v.cmd.Process.Kill()
+	}
+	v.mu.Unlock()
 	<-v.done
 }
 
 // PowerOff asks gokrazy to stop every service (SIGTERM, as on a real power
-// off) and power off, then waits for qemu to exit; qemu is killed if that
-// has not happened by the time ctx ends.
+// off) and power off, then waits for the board to be off; QEMU is killed if
+// that has not happened by the time ctx ends.
 func (v *VM) PowerOff(ctx context.Context, password string) error {
+	v.mu.Lock()
+	v.stopping = true
+	v.mu.Unlock()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.HTTPURL()+"/poweroff", strings.NewReader(url.Values{"wait_per_signal": {"10s"}}.Encode()))
 	if err != nil {
 		return err
