@@ -8,6 +8,14 @@
 // It runs e2fsprogs (mkfs.ext4, debugfs), mtools (mtype, mdir) and
 // squashfs-tools (unsquashfs) as external commands; nothing here needs root
 // for an image file.
+//
+// Files: gpt.go (the partition table, [ReadPartitions]), perm.go (/perm:
+// [MakeExt4], [WriteFile], [ReadFile] through debugfs), boot.go (room on
+// the boot partition, [RoomyBoot]), check.go (an image read back,
+// [Check]), drive.go (the drive guard, [Host.CheckDrive]).
+//
+// It imports nothing of the module: it knows the appliance by its paths,
+// never by its code; cmd/flipbot-image and the image tests import it.
 package disk
 
 import (

@@ -7,4 +7,10 @@
 // They run with `make test-image` (part of `make test`), which sets
 // FLIPBOT_IMAGE_TESTS=1; where gok, qemu or a source tree is missing they
 // say SKIPPED and why. They take minutes: images are built and booted.
+//
+// Files: doc.go only, and the tests: image_test.go (the Pi image, a bad
+// token file refused, the Egaroucid recipe), vm_test.go (the offline VM,
+// the card's token file), helpers_test.go. The package imports nothing of the module; its tests
+// import gokrazy/disk, gokrazy/instance and gokrazy/vm, and build and run
+// flipbot's commands as programs.
 package imagetest

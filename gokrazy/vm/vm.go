@@ -6,6 +6,10 @@
 //
 // Software emulation is used on x86 hosts; KVM when the host is arm64 and
 // /dev/kvm is usable.
+//
+// Files: vm.go ([VM], [Config], [Start], the log follower), events.go
+// (the device's log read back: [ReadEvents], [PairingCode]),
+// proc_unix.go. It imports nothing of the module.
 package vm
 
 import (
