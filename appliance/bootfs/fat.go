@@ -11,6 +11,11 @@
 // short entry), in time linear in the directory. Every length and cluster
 // number is checked: a damaged partition is an error, never a crash or an
 // unbounded read.
+//
+// Files: fat.go (the FAT structures, [ReadFile]), device.go (which
+// partition the running system booted from, [Host], [ReadBootFile]).
+//
+// It imports the standard library only, nothing of the module.
 package bootfs
 
 import (
