@@ -13,6 +13,13 @@
 //	flipbot-image vm IMG [-offline] [-http-port P] [-app-port P] [-serial FILE]
 //
 // Exit codes: 0 done, 1 failed, 2 usage.
+//
+// Files: main.go (the dispatch), image.go (instance, boot, perm, check,
+// drive), vm.go.
+//
+// It may import gokrazy/instance, gokrazy/disk and gokrazy/vm, and
+// appliance/store for the token file's form; nothing else of the device's
+// runtime.
 package main
 
 import (
