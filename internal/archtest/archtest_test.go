@@ -56,6 +56,14 @@ func TestHouseTable(t *testing.T) {
 	}
 }
 
+// TestHouseDocs checks that every package has a package comment that
+// names what it may import.
+func TestHouseDocs(t *testing.T) {
+	for _, problem := range House().CheckDocs(loadHouse(t)) {
+		t.Error(problem)
+	}
+}
+
 // TestHouseRefusesUpwardEdges adds edges that break the house to the real
 // module and checks that House refuses each.
 func TestHouseRefusesUpwardEdges(t *testing.T) {
