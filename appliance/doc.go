@@ -56,8 +56,11 @@
 //     from an egaroucid.Pool sized for the device, modes turned off), for
 //     now here.
 //
-// It may import its sub-packages, bot, engines, flipsight, gpio and config;
-// none of them imports it.
+// It may import its sub-packages, bot and bot/record, engines and, for the
+// engine composition, engines/egaroucid, engines/eval, engines/othello,
+// engines/route, engines/search and engines/sizing, and flipsight, gpio and
+// config; none of them imports it. Its end-to-end tests also play against
+// the arena.
 //
 // The token is a secret: it is a flipsight.Token from where it is read,
 // never logged, never put in an error message and never sent back to a

@@ -23,8 +23,9 @@ type GPIOIndicators struct {
 
 	mu   sync.Mutex
 	cfg  gpio.Config
-	in   *gpio.Indicators
-	last gpio.Status
+	in    *gpio.Indicators
+	last  gpio.Status
+	found state.Indicators
 }
 
 // NewGPIOIndicators returns indicators that open the hardware on the first
@@ -48,13 +49,14 @@ func gpioConfig(s settings.Settings, log *slog.Logger) gpio.Config {
 	}
 }
 
-// Configure opens the hardware for s, closing what was open when it differs.
-func (g *GPIOIndicators) Configure(s settings.Settings) {
+// Configure opens the hardware for s, closing what was open when it
+// differs, and returns what it found.
+func (g *GPIOIndicators) Configure(s settings.Settings) state.Indicators {
 	cfg := gpioConfig(s, g.log)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.in != nil && sameHardware(g.cfg, cfg) {
-		return
+		return g.found
 	}
 	if g.in != nil {
 		g.in.Close()
@@ -62,6 +64,10 @@ func (g *GPIOIndicators) Configure(s settings.Settings) {
 	g.cfg = cfg
 	g.in = gpio.Open(g.ctx, cfg) // logs what it found
 	g.in.Show(g.last)
+	f := g.in.Found()
+	// Empty lists, not null, in /api/status.
+	g.found = state.Indicators{LEDs: append([]string{}, f.LEDs...), Display: f.Display, Missing: append([]string{}, f.Missing...)}
+	return g.found
 }
 
 func sameHardware(a, b gpio.Config) bool {

@@ -3,6 +3,7 @@ package appliance
 import (
 	"context"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -58,14 +59,22 @@ func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 	ind.Show(state.Status{Kind: state.KindSetupNeeded, PairingCode: "123456"}) // before Configure: kept for later
 	s := settings.Default()
 	s.Display = "none"
-	ind.Configure(s)
-	ind.Configure(s) // same hardware: nothing reopened
+	found := ind.Configure(s)
+	assert.Equal(t, found, ind.Configure(s), "same hardware: nothing reopened, the same report")
+	if _, err := os.Stat("/dev/gpiochip0"); err != nil {
+		assert.Empty(t, found.LEDs)
+		assert.Contains(t, found.Missing, "green LED pin GPIO17 not available", "the status says why")
+	}
 	s.LEDs.Online = "GPIO5"
-	ind.Configure(s)
+	s.Display = "auto"
+	found = ind.Configure(s)
+	if _, err := os.Stat("/dev/i2c-1"); err != nil {
+		assert.Contains(t, strings.Join(found.Missing, "; "), "display: no I²C bus")
+	}
 	ind.Show(state.Status{Kind: state.KindOnlineIdle})
 	require.NoError(t, ind.Close())
 	require.NoError(t, ind.Close())
-	assert.Equal(t, 2, strings.Count(logs.String(), "msg=indicators "), "opened twice (gpio.Open logs once each): at first and after the pin change")
+	assert.Equal(t, 2, strings.Count(logs.String(), "msg=indicators "), "opened twice (gpio.Open logs once each): at first and after the change")
 }
 
 // Every state of the appliance has the indicators' input of the same name

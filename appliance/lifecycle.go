@@ -55,8 +55,9 @@ const (
 // Indicators shows the appliance's state on LEDs and a display.
 // Implementations must return quickly from both methods.
 type Indicators interface {
-	// Configure applies the indicator settings (pins, display type).
-	Configure(s settings.Settings)
+	// Configure applies the indicator settings (pins, display type) and
+	// returns what it found.
+	Configure(s settings.Settings) state.Indicators
 	// Show renders a new status.
 	Show(st state.Status)
 }
@@ -233,7 +234,8 @@ func (a *app) run(ctx context.Context) int {
 
 	var wg sync.WaitGroup
 	if ind := a.cfg.Indicators; ind != nil {
-		ind.Configure(a.Settings())
+		found := ind.Configure(a.Settings())
+		a.hub.Update(func(st *state.Status) { st.Indicators = found })
 		wg.Go(func() { a.feedIndicators(runCtx, ind) })
 	}
 	pages := &pageServers{

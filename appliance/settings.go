@@ -33,7 +33,8 @@ func (a *app) ApplySettings(s settings.Settings) error {
 		a.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
 	}
 	if a.cfg.Indicators != nil {
-		a.cfg.Indicators.Configure(s)
+		found := a.cfg.Indicators.Configure(s)
+		a.hub.Update(func(st *state.Status) { st.Indicators = found })
 	}
 	if a.cfg.Games != nil {
 		a.cfg.Games.SetCap(int64(s.GamesMB) << 20)

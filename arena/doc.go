@@ -20,4 +20,30 @@
 //
 // One mutex guards the whole state (see [Server]); built-in engines think
 // outside it and submit their moves through the same path as HTTP clients.
+//
+// Files:
+//
+//   - server.go: [Server], [New], the bots, [Server.Handler], [Server.Run]
+//     and [Server.Tick].
+//   - config.go: [Config], [BotConfig], the defaults, the command line's
+//     forms of bots ([ParseBotFlag], [ParseBuiltinFlag]).
+//   - api.go: the five agent_* actions; stream.go: the event stream;
+//     wire.go: the state as flipsight's wire types.
+//   - match.go: matches and legs, moves, clocks, timeouts and results;
+//     automatch.go: matches offered to idle bots (auto-match); human.go:
+//     human matches and their rounds.
+//   - builtin.go, level.go: the built-in bots and their levels ([Player],
+//     [Engines]); remote.go: [PlayOverAPI], a minimal connector for demos
+//     and tests.
+//   - tournament.go: [RunTournament] and the Elo difference
+//     ([EloInterval]).
+//   - admin.go: the test hooks (/arena/admin/*: [Server.Challenge],
+//     [Server.StartMatch], [Server.Result]).
+//   - page.go: the live page and its JSON ([Server.Snapshot]).
+//   - clock.go: [Clock], [SystemClock], [ManualClock].
+//
+// It may import flipsight (the wire types it serves), engines and
+// engines/othello (the rules it referees with) and engines/search (the
+// built-in engine of its house bots); nothing of bot, appliance or cmd.
+// Its tests also run external engines (engines/jsonline, engines/proc).
 package arena

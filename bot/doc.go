@@ -43,4 +43,25 @@
 // poller, the accepts and the move tasks talk to it through channels. The
 // observable state is a Status snapshot, read with Bot.Status or pushed to
 // Options.OnStatus.
+//
+// Files, by concept:
+//
+//   - bot.go: [Bot], [New], [Bot.Run] and the loop that owns the state.
+//   - options.go: [Options], [Timing], [EngineFactory] and its [Scope],
+//     [MatchInfo], [Recorder].
+//   - sync.go: the stream and the polls; recent.go: what was seen lately.
+//   - match.go: matches: accepting, tracking, finishing, recording.
+//   - leg.go: moves: asking the engine, sending, retrying.
+//   - engines.go: the engines' lifetimes (shared, per match, per leg;
+//     [Starter], [ModeStarter]).
+//   - plan.go, clock.go: the clock plan ([Plan], [OverheadMeter],
+//     [MovesLeft], [Remaining]); fallback.go: the quick fallback move.
+//   - status.go: [Status], the observable state.
+//
+// It may import flipsight (the API), engines and engines/othello (any
+// engine, the rules for its own checks) and bot/record (the games it
+// keeps); never a particular engine, nor arena, appliance or cmd. Its
+// tests play against the arena and its fault front (arena,
+// arena/arenatest: an exception to arrows down, test-only, recorded in
+// internal/archtest) and use engines/jsonline and engines/search.
 package bot

@@ -6,6 +6,14 @@
 // It also owns the appliance's flags (ParseAppliance) and the names of
 // every environment variable read (TokenEnv, HomeEnv, DataHomeEnv,
 // ConfigHomeEnv).
+//
+// Files: config.go (the connector's flags, [ParseBot], and the challenge's,
+// [ParseChallenge]), appliance.go ([ParseAppliance]), dirs.go (the data
+// and config folders, [DefaultGamesDir]).
+//
+// It may import flipsight only: the token is a flipsight.Token and the
+// URLs are checked by flipsight's rules, so config sits just above
+// flipsight; nothing of engines, bot, arena, appliance or cmd.
 package config
 
 import (

@@ -1,11 +1,3 @@
-// Package engines defines how the bot talks to an engine of any kind — the
-// built-in one and the adapters for external programs — and holds them in
-// its sub-packages:
-//
-//	engines/othello  the rules of all five modes on bitboards
-//
-// Every engine answers a [Request] with a [Result] through the [Engine]
-// interface; the bot does not know which kind it is talking to.
 package engines
 
 import (

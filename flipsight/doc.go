@@ -34,4 +34,19 @@
 // The package holds no game logic: squares stay integers (or the text the
 // server sent), and legality, clocks and strategy live in engines/othello and
 // bot/.
+//
+// Files:
+//
+//   - request.go, response.go: the actions' requests and answers; bot.go,
+//     match.go, move.go, event.go: the objects in them; text.go,
+//     numbers.go: the tolerant decoding.
+//   - check.go: the checks of every value from the server.
+//   - client.go: [Client], the POST API; stream.go: [Stream], the event
+//     stream.
+//   - errors.go: the service's error codes, [APIError] and its
+//     classification.
+//   - token.go: [Token]; url.go: the default addresses and their checks.
+//
+// It imports the standard library only, nothing of the module: every
+// other part of flipbot may import it.
 package flipsight

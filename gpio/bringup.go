@@ -82,12 +82,16 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 	if cfg.Display != DisplayNone {
 		bus, err := i2creg.Open(cfg.I2CBus)
 		if err != nil {
-			note("no display: I2C bus %q: %v", cfg.I2CBus, err)
+			if cfg.I2CBus == "" {
+				note("display: no I²C bus (%v)", err)
+			} else {
+				note("display: no I²C bus %q (%v)", cfg.I2CBus, err)
+			}
 		} else {
 			oled, lcd, err := OpenDisplay(bus, cfg.Display, cfg.DisplayAddr)
 			switch {
 			case err != nil:
-				note("no display: %v", err)
+				note("display: %v", err)
 				_ = bus.Close() // nothing was opened on it
 			default:
 				d.OLED, d.LCD = oled, lcd
@@ -96,6 +100,7 @@ func Open(ctx context.Context, cfg Config) *Indicators {
 		}
 	}
 	in := New(ctx, d, cfg)
+	in.found.Missing = absent
 	if len(absent) > 0 {
 		cfg.Log.Info("indicators", "hardware", in.Hardware(), "absent", strings.Join(absent, "; "))
 	} else {
@@ -113,7 +118,7 @@ func openACT(names []string) (*led.SysfsLED, error) {
 }
 
 // ErrNoDisplay is returned by OpenDisplay when nothing answers.
-var ErrNoDisplay = errors.New("no display found")
+var ErrNoDisplay = errors.New("no device")
 
 // Probe reports whether a device acknowledges addr on bus, with a one-byte
 // read (harmless on the OLED controllers, which return their status, and

@@ -60,4 +60,25 @@
 // hd44780. Open in this package is the one place that opens hardware
 // (periph's gpio character device and sysfs drivers, I²C bus "1"); New
 // takes already opened Devices, as the tests do.
+//
+// # Files
+//
+//   - status.go: [Status], [Kind], [Game], [Leg]: what the appliance hands
+//     over.
+//   - indicators.go: [Indicators], [New], [Indicators.Show]: the LED and
+//     display goroutines.
+//   - bringup.go: [Open], [Probe], [OpenDisplay]: the one place that opens
+//     hardware.
+//   - config.go: [Config], [Display], [ACTMode].
+//   - leds.go: [LEDPatterns], [ACTPattern].
+//   - content.go, render_oled.go, screen.go: what the screens say
+//     ([TextLines], [View], [Glyphs]), the OLED image ([RenderOLED]), the
+//     OLED and the LCD behind one screen type.
+//   - preview.go: [Preview], the screens as PNG.
+//
+// # Imports
+//
+// It may import its drivers, gpio/led, gpio/ssd1306 and gpio/hd44780 (and
+// periph.io); nothing of the appliance, bot or config: the appliance maps
+// its own state onto a Status. Its tests use gpio/internal/fakeclock.
 package gpio

@@ -47,6 +47,7 @@ type Indicators struct {
 	screen   screen
 	closers  []func() error
 	summary  string
+	found    Found
 
 	mu       sync.Mutex // guards latest, latestAt and showSeq
 	latest   Status
@@ -98,6 +99,7 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 		outs = append(outs, o)
 		in.ledKinds = append(in.ledKinds, ledRole(i))
 		parts = append(parts, fmt.Sprintf("%s LED %v", [...]string{"green", "yellow", "red", "ACT"}[i], o))
+		in.found.LEDs = append(in.found.LEDs, fmt.Sprintf("%s %v", [...]string{"green", "yellow", "red", "ACT"}[i], o))
 	}
 	switch {
 	case d.OLED != nil:
@@ -107,6 +109,7 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 	}
 	if in.screen != nil {
 		parts = append(parts, "display "+in.screen.String())
+		in.found.Display = in.screen.String()
 	}
 	if len(parts) == 0 {
 		in.summary = "none"
@@ -131,6 +134,28 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 		}()
 	}
 	return in
+}
+
+// Found is what Open found of the hardware its Config names, for the
+// status page: the LEDs driven and the display, and for each thing not
+// found, why not.
+type Found struct {
+	// LEDs are the LEDs driven, such as "green GPIO17".
+	LEDs []string
+	// Display is the display driven, such as "ssd1306 128x64 @0x3c", or "".
+	Display string
+	// Missing says why what the Config names was not found, such as
+	// "display: no I²C bus" or "display: no device at 0x3c, 0x3d, 0x27,
+	// 0x3f on I2C1".
+	Missing []string
+}
+
+// Found returns what is driven and what was not found.
+func (in *Indicators) Found() Found {
+	f := in.found
+	f.LEDs = append([]string(nil), f.LEDs...)
+	f.Missing = append([]string(nil), f.Missing...)
+	return f
 }
 
 // Hardware describes what is driven, for logs and the status page, such

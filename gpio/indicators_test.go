@@ -118,6 +118,9 @@ func TestLEDsFollowShow(t *testing.T) {
 	green, yellow, red := &levelLED{}, &levelLED{}, &levelLED{}
 	in := New(context.Background(), Devices{Green: green, Yellow: yellow, Red: red, Clock: clockAdapter{c}}, Config{Log: quietLog()})
 	defer in.Close()
+	assert.Len(t, in.Found().LEDs, 3)
+	assert.Contains(t, in.Found().LEDs[0], "green ")
+	assert.Empty(t, in.Found().Display)
 	for _, k := range Kinds() {
 		in.Show(Status{Kind: k})
 		g, y, r := LEDPatterns(Status{Kind: k})
@@ -189,6 +192,7 @@ func TestOLEDDrawsDimsAndShifts(t *testing.T) {
 	b := &bus{present: map[uint16]bool{ssd1306.Addr: true}}
 	in := New(context.Background(), Devices{OLED: newOLED(t, b), Clock: clockAdapter{c}}, Config{Log: quietLog()})
 	defer in.Close()
+	assert.Contains(t, in.Found().Display, "0x3c", "the display found, for the status page")
 
 	normal := []byte{0x00, 0x81, contrastNormal}
 	dim := []byte{0x00, 0x81, contrastDim}
@@ -379,7 +383,12 @@ func TestOpenWithoutHardware(t *testing.T) {
 	t.Log(logs.String())
 	assert.Equal(t, 1, strings.Count(logs.String(), "\n"), "one log line: %s", logs.String())
 	assert.Contains(t, logs.String(), "green LED pin GPIO17 not available")
-	assert.Contains(t, logs.String(), "no display")
+	assert.Contains(t, logs.String(), "display: no I²C bus")
+	found := in.Found()
+	assert.Empty(t, found.LEDs)
+	assert.Empty(t, found.Display)
+	assert.Contains(t, found.Missing, "green LED pin GPIO17 not available")
+	assert.Contains(t, strings.Join(found.Missing, "\n"), "display: no I²C bus", "the status page says why, not only the log")
 }
 
 // slowBus takes 10 ms of fake time per write, like a real 100 kHz bus

@@ -1,3 +1,10 @@
+// Package bootfs finds the device's own boot partition (partition 1 of the
+// disk its root file system is on) and reads a file from it, read-only,
+// with internal/fat.
+//
+// Files: device.go ([Host.BootPartition], [ReadBootFile]).
+//
+// It imports internal/fat, nothing else of the module.
 package bootfs
 
 import (
@@ -6,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"flipbot.dev/flipbot/internal/fat"
 )
 
 // Host is where BootPartition reads the system's view of its disks: "/" on
@@ -68,11 +77,11 @@ func (h Host) path(p string) string { return filepath.Join(h.Root, p) }
 
 // ReadBootFile reads name (at most limit bytes) from the FAT file system on
 // dev, opened read-only.
-func ReadBootFile(dev, name string, limit int64) (File, error) {
+func ReadBootFile(dev, name string, limit int64) (fat.File, error) {
 	f, err := os.Open(dev)
 	if err != nil {
-		return File{}, fmt.Errorf("boot partition: %w", err)
+		return fat.File{}, fmt.Errorf("boot partition: %w", err)
 	}
 	defer f.Close()
-	return ReadFile(f, name, limit)
+	return fat.ReadFile(f, name, limit)
 }

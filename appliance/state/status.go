@@ -52,6 +52,8 @@ type Status struct {
 	Storage Storage        `json:"storage"`
 	// Card is the token file on the SD card's boot partition, if any.
 	Card CardToken `json:"card_token_file"`
+	// Indicators is what the LEDs and display settings found.
+	Indicators Indicators `json:"indicators"`
 	// Games is the state of the game records (record.Store).
 	Games   record.StoreStatus `json:"games"`
 	Updated time.Time          `json:"updated"`
@@ -118,6 +120,19 @@ type Device struct {
 	SysUptimeS int64     `json:"system_uptime_s,omitempty"`
 }
 
+// Indicators is what the appliance found of the LEDs and the display its
+// settings name, and why not what it did not find.
+type Indicators struct {
+	// LEDs are the LEDs driven, such as "green GPIO17".
+	LEDs []string `json:"leds"`
+	// Display is the display driven, such as "ssd1306 128x64 @0x3c", or "".
+	Display string `json:"display"`
+	// Missing says why each thing not found was not, such as "display:
+	// no I²C bus (…)" or "display: no device at 0x3c, 0x3d, 0x27, 0x3f on
+	// I2C1".
+	Missing []string `json:"missing"`
+}
+
 // Storage describes /perm.
 type Storage struct {
 	Path      string `json:"path"`
@@ -174,6 +189,8 @@ func (s Status) clone() Status {
 	}
 	c.Device.Addresses = slices.Clone(s.Device.Addresses)
 	c.Device.PageURLs = slices.Clone(s.Device.PageURLs)
+	c.Indicators.LEDs = slices.Clone(s.Indicators.LEDs)
+	c.Indicators.Missing = slices.Clone(s.Indicators.Missing)
 	if s.Engine.PerMode != nil {
 		c.Engine.PerMode = make(map[string]string, len(s.Engine.PerMode))
 		for k, v := range s.Engine.PerMode {

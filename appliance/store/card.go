@@ -11,6 +11,7 @@ import (
 	"flipbot.dev/flipbot/appliance/bootfs"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/fat"
 )
 
 // BootTokenFileName is the token file an owner may put on the SD card's
@@ -89,9 +90,9 @@ func (b BootPartition) ReadCardToken() ([]byte, time.Time, bool, error) {
 	}
 	f, err := bootfs.ReadBootFile(dev, BootTokenFileName, maxTokenFile)
 	switch {
-	case errors.Is(err, bootfs.ErrNotExist):
+	case errors.Is(err, fat.ErrNotExist):
 		return nil, time.Time{}, false, nil
-	case errors.Is(err, bootfs.ErrTooLarge):
+	case errors.Is(err, fat.ErrTooLarge):
 		return nil, f.ModTime, true, fmt.Errorf("%s is too large to hold a token", BootTokenFileName)
 	case err != nil:
 		return nil, time.Time{}, false, err

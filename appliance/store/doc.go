@@ -27,6 +27,6 @@
 //     ([BootTokenFileName], [ParseTokenFile], [BootPartition]).
 //
 // It may import flipsight (the token's type), config (the token's
-// environment variable's name) and appliance/bootfs (the FAT reader), and
+// environment variable's name) and appliance/bootfs (the card's boot partition), and
 // nothing else of the appliance.
 package store

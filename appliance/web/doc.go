@@ -44,6 +44,8 @@
 //     per kind per [RefusalLogInterval]).
 //
 // It may import appliance/state, appliance/settings and appliance/store
-// (the token's form, the kinds of storage failure), and never the package
-// appliance itself, which imports it.
+// (the token's form, the kinds of storage failure), bot/record and
+// engines/othello (the games and their replay), flipsight (the token's
+// type) and config (the token's environment variable's name), and never the
+// package appliance itself, which imports it.
 package web

@@ -12,6 +12,11 @@
 // Faults are one-shot: each fires once, on the next request it applies to,
 // and is consumed only when it fires. A test sets them with [Front.Inject]
 // before or while the bot plays.
+//
+// Files: front.go ([Front], [Plan], [Fault]), endpoint.go ([Endpoint]).
+//
+// It may import arena (the API's path) and flipsight (the stream's path,
+// the error answers it writes); the bot's tests and the soak import it.
 package arenatest
 
 import (

@@ -58,6 +58,21 @@
 // client's limits: names of 64 characters, short strings of 32 bytes,
 // clocks of 10⁹ ms), blocked squares other than the mode's, more than
 // MaxMoves moves, and moves the rules refuse.
+//
+// # Files
+//
+//   - record.go: [Game], its schema and its checks.
+//   - build.go: [FromLeg], a finished leg's record from the wire's match.
+//   - store.go: [Store], the rotating JSON-lines files under a size cap,
+//     and [AppendFile].
+//   - query.go: [Filter], which games a list shows.
+//   - export.go: [Writer] and [Store.Export] (JSON lines, GGF).
+//
+// # Imports
+//
+// It may import flipsight (the wire's match it records, its limits),
+// engines/othello (the rules that replay a game) and engines/ggf (the
+// GGF export); nothing of the bot, which imports it.
 package record
 
 import (

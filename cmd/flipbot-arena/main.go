@@ -7,6 +7,14 @@
 //	flipbot-arena demo [--flipbot PATH] [--mode MODE] [--clock-ms MS]
 //
 // See arena/README.md.
+//
+// Files: main.go (the dispatch), serve.go, match.go (tournaments, their
+// records), demo.go.
+//
+// It is thin: it may import arena, config, flipsight, engines,
+// engines/jsonline (the tournament's external engines), engines/othello
+// and bot/record (the tournament's game records); it plays no bot of its
+// own, so it never imports bot.
 package main
 
 import (

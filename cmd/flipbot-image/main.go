@@ -3,7 +3,8 @@
 // or without Egaroucid) from gokrazy/flipbot, gives the FAT boot partition
 // room for a token file (gok writes it full), makes /perm and pre-provisions
 // the token in an image or on a card, reads an image back to check it,
-// guards `make overwrite`, and boots an image under qemu.
+// guards `make overwrite`, and boots an image under qemu (on an emulated
+// Raspberry Pi 3B, it prints the LED patterns it reads back from the SoC).
 //
 //	flipbot-image instance -o DIR [-vm] [-offline] [-update-host H] [-egaroucid DIR] [-flag F]...
 //	flipbot-image boot IMG|DEVICE
@@ -13,6 +14,13 @@
 //	flipbot-image vm IMG [-machine virt|raspi3b] [-offline] [-http-port P] [-app-port P] [-serial FILE]
 //
 // Exit codes: 0 done, 1 failed, 2 usage.
+//
+// Files: main.go (the dispatch), image.go (instance, boot, perm, check,
+// drive), vm.go (the vm command), leds.go (the emulated Pi's LEDs).
+//
+// It may import gokrazy/instance, gokrazy/disk and gokrazy/vm,
+// appliance/store for the token file's form, and gpio/led for the LED
+// patterns; nothing else of the device's runtime.
 package main
 
 import (

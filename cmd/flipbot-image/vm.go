@@ -80,6 +80,9 @@ func cmdVM(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 	} else {
 		fmt.Fprintf(stdout, "  gok update:     Update.Hostname %q\n", v.UpdateHost())
 	}
+	if cfg.Machine == vm.Pi3B {
+		go watchLEDs(run, v, stdout)
+	}
 	seen := make(chan string, 1)
 	v.Follow(run, password, "/user/flipbot", "stderr", func(line string) {
 		if code := vm.PairingCode(line); code != "" {

@@ -12,6 +12,16 @@
 //	flipbot appliance [flags]               run as the Raspberry Pi appliance
 //
 // Built with the gokrazy build tag, flipbot starts in appliance mode.
+//
+// Files: main.go (the dispatch), bot.go (play: the engine from the flags,
+// the bot, its game records), challenge.go, games.go, preview.go
+// (display-preview), appliance.go, mode_default.go and mode_gokrazy.go
+// (the mode plain `flipbot` starts in, by build tag).
+//
+// It is thin: it may import config (the flags), flipsight, bot and
+// bot/record, engines, engines/external, engines/eval and engines/search
+// (the engine the flags ask for), engines/othello, gpio (the preview's
+// rendering) and appliance. Its tests also play against the arena.
 package main
 
 import (

@@ -15,6 +15,16 @@
 // Exit codes: 0 done, 1 failed (a wrong solve, an unreadable file, an
 // engine that does not load), 2 bad usage (no or an unknown command, bad
 // flags).
+//
+// Files: main.go (the command table and dispatch), one file per command
+// or group: perft.go, legal.go, engine.go (the JSON-line engine, lines.go
+// its reader), nboard.go, solve.go, bench.go, probcut.go, train.go,
+// moveloss.go.
+//
+// It may import engines/othello, engines, engines/search, engines/eval and
+// engines/eval/train (the built-in engine and its evaluation), engines/ggf
+// (NBoard's games) and bot (only the clock plan, bot.Plan, that its engine
+// command shares with the connector).
 package main
 
 import (

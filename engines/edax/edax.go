@@ -15,6 +15,10 @@
 // being the binary's directory. Edax runs in the directory holding the
 // data/ folder of the evaluation file (else the binary's), so that its
 // data/book.dat and edax.ini are found.
+//
+// One file, edax.go ([New], [Options], [FindEval]). It may import engines,
+// engines/nboard (Edax speaks NBoard) and engines/internal/adapt (the
+// think time).
 package edax
 
 import (

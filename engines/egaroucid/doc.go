@@ -49,4 +49,12 @@
 // ([Pool.Engine] returns nil). [Pool.Probe] checks the build with one
 // process up front; an instance over its memory share refuses Egaroucid
 // for good ([Pool.Refuse]).
+//
+// Files: engine.go ([Engine], [New], [Options], the process's start-up
+// and memory checks), answer.go (Egaroucid's lines: [ParseAnswer],
+// [BoardString]), allot.go ([Allotment]), pool.go ([Pool], [Lease]).
+//
+// It may import engines, engines/othello, engines/proc (the process) and
+// engines/internal/adapt (what the adapters share); its tests use the fake
+// of engines/egaroucid/egaroucidtest.
 package egaroucid

@@ -6,6 +6,15 @@
 // Scores are for the side to move, in hundredths of a disc ([Disc] = 100),
 // and aim at the final disc difference under the mode's scoring: anti's
 // evaluation rewards having fewer discs and avoiding stable ones.
+//
+// Files: doc.go ([Evaluator8], [Evaluator10], [Disc]); baseline8.go,
+// baseline10.go, stable8.go (the hand-made evaluations); pattern.go,
+// patterneval.go, fast8.go, fast10.go, weights.go (the pattern
+// evaluation: its [Layout], [Pattern], the hot scoring paths, [Weights]);
+// set.go (a [Set] per mode, the embedded weights, [ByName]).
+//
+// It may import engines/othello only; engines/search and engines/eval/train
+// import it.
 package eval
 
 import "flipbot.dev/flipbot/engines/othello"

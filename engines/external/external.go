@@ -24,6 +24,13 @@
 // explicitly (it is the name reported to FlipSight), and a PC usually has
 // the memory or swap. The appliance refuses such a build instead
 // (egaroucid.Options.RefuseOverShare): a Pi has neither.
+//
+// One file, external.go ([Config], [Kind]). It may import engines,
+// engines/othello, engines/internal/adapt, the adapters (engines/jsonline,
+// engines/nboard, engines/edax, engines/egaroucid) and engines/sizing. Its
+// tests (real_test.go) play the real Edax and Egaroucid through a bot
+// against the arena, and so import bot, arena and flipsight: an exception
+// to arrows down, test-only, recorded in internal/archtest.
 package external
 
 import (

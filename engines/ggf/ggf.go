@@ -12,6 +12,9 @@
 // disc difference, with ":t" when it ended on time. Only 8×8 boards are
 // read and written: the other FlipSight modes have no GGF form that these
 // tools agree on.
+//
+// One file, ggf.go ([Game], [Parse], [Format]). It may import
+// engines/othello only; engines/nboard and bot/record import it.
 package ggf
 
 import (

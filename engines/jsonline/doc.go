@@ -14,4 +14,10 @@
 // late answer can never be taken for the next move's; the next move starts
 // a new process. An answer that is not a legal move by the rules is an
 // error, never returned as a move.
+//
+// Files: engine.go ([Engine], [New], [Options]), answer.go
+// ([ParseAnswer]).
+//
+// It may import engines, engines/othello, engines/proc (the process) and
+// engines/internal/adapt (what the adapters share).
 package jsonline

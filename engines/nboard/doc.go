@@ -1,6 +1,5 @@
 // Package nboard is the client side of the NBoard protocol (the
-// connector's `--nboard CMD` option, also used for Edax), with a writer and
-// a parser of GGF game records.
+// connector's `--nboard CMD` option, also used for Edax).
 //
 // Lifetime: create one [Engine] per leg with [New]; it plays std only. The
 // process starts at [Engine.Start] (the bot calls it when it accepts a
@@ -27,4 +26,10 @@
 //
 // Package engines/ggf reads and writes the GGF games that `set game`
 // carries.
+//
+// Files: engine.go ([Engine], [New], [Options]), line.go (the engine's
+// lines: [ParseLine]).
+//
+// It may import engines, engines/othello, engines/ggf, engines/proc (the
+// process) and engines/internal/adapt (what the adapters share).
 package nboard

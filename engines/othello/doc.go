@@ -12,4 +12,13 @@
 // per colour). It is a small value: methods that change it return a new one.
 // Conversions from and to the API's engine request ([EngineRequest]) and leg
 // objects check every field and return errors, never panic.
+//
+// Files: mode.go ([Mode], [Color], [Placed]), bits.go ([Bits]), moves8.go
+// and moves10.go (move generation and flips per board size), position.go
+// ([Position]), notation.go (square names, moves as text), request.go
+// ([EngineRequest], [Leg]), opening.go ([RandomOpening]), perft.go
+// ([Perft]).
+//
+// It imports the standard library only, nothing of the module: it is the
+// bottom of the engines, and everything that knows the rules imports it.
 package othello

@@ -2,6 +2,9 @@
 // with the engine set for it and the other modes with a default engine,
 // and turns some modes off (the appliance's per-mode settings: the
 // built-in engine everywhere, Egaroucid for std, modes turned off).
+//
+// One file, route.go ([Engine]). It may import engines and
+// engines/othello.
 package route
 
 import (

@@ -13,6 +13,9 @@
 // estimates are the resident sizes measured on this project's build VM
 // (README of engines/): a fixed part (the program and its unpacked
 // evaluation) and so many bytes per table entry.
+//
+// One file, sizing.go ([Machine], [Plan]). It imports the standard library
+// only, nothing of the module.
 package sizing
 
 import (

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"flipbot.dev/flipbot/appliance/bootfs"
+	"flipbot.dev/flipbot/internal/fat"
 )
 
 // RoomyBoot makes the FAT boot file system at l fill its whole partition
@@ -75,7 +75,7 @@ func ReadBootFile(l Location, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("boot partition: %w", err)
 	}
 	defer f.Close()
-	file, err := bootfs.ReadFile(l.section(f), name, limit)
+	file, err := fat.ReadFile(l.section(f), name, limit)
 	if err != nil {
 		return nil, err
 	}

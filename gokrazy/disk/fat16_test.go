@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"flipbot.dev/flipbot/appliance/bootfs"
+	"flipbot.dev/flipbot/internal/fat"
 )
 
 // memDev is a disk in memory.
@@ -149,7 +149,7 @@ func TestGrowFAT16KeepsGoksFileSystem(t *testing.T) {
 	assert.LessOrEqual(t, (h.Clusters()+2)*2, uint32(h.FATSectors)*512, "the FAT covers every cluster")
 
 	for name, f := range files {
-		got, err := bootfs.ReadFile(dev[off:off+size], name, 1<<20)
+		got, err := fat.ReadFile(dev[off:off+size], name, 1<<20)
 		require.NoError(t, err, name)
 		assert.Equal(t, f.data, got.Data, name)
 	}
@@ -189,7 +189,7 @@ func TestGrowFAT16KeepsGoksFileSystem(t *testing.T) {
 		f, err := os.Open(img)
 		require.NoError(t, err)
 		defer f.Close()
-		got, err := bootfs.ReadFile(f, "flipbot-token.txt", 100)
+		got, err := fat.ReadFile(f, "flipbot-token.txt", 100)
 		require.NoError(t, err)
 		assert.Equal(t, "fsbm_x\n", string(got.Data))
 	}

@@ -9,9 +9,19 @@
 // unmounted, removable disk (drive.go).
 //
 // It runs e2fsprogs (mkfs.ext4, debugfs) and squashfs-tools (unsquashfs)
-// as external commands; the FAT is read and written here (the reader is
-// appliance/bootfs, the device's own). Nothing here needs root for an
-// image file.
+// as external commands; the FAT is read and grown here. Nothing here needs
+// root for an image file.
+//
+// Files: gpt.go (the partition table, [ReadPartitions]), mbr.go (the
+// hybrid MBR, [ReadMBR]), fat16.go (gok's FAT16: [ReadFATHeader],
+// [GrowFAT16], [FreeBytes]), boot.go (the boot partition of an image or
+// card: [RoomyBoot], [ReadBootFile]), perm.go (/perm: [MakeExt4],
+// [WriteFile], [ReadFile] through debugfs), check.go (an image read back,
+// [Check]), drive.go (the drive guard, [Host.CheckDrive]).
+//
+// It imports internal/fat (the FAT reader the device uses too) and
+// nothing else of the module: it knows the appliance by its paths, never
+// by its code; cmd/flipbot-image, gokrazy/vm and the image tests import it.
 package disk
 
 import (

@@ -1,6 +1,7 @@
 package imagetest
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/gokrazy/disk"
 )
 
 const testToken = "fsbm_image_test_token_0123456789"
@@ -37,6 +40,8 @@ func TestPiImage(t *testing.T) {
 	t.Logf("check:\n%s", out)
 	for _, want := range []string{
 		"ok   partition table",
+		"ok   hybrid MBR: entry 1 is the boot partition, type 0x0C, active",
+		"ok   boot file system: gok's FAT16, filling its partition",
 		"ok   config.txt has dtparam=i2c_arm=on",
 		"ok   boot partition has room for flipbot-token.txt",
 		"ok   root file system: /user/flipbot for arm64 with the gokrazy tag",
@@ -44,6 +49,30 @@ func TestPiImage(t *testing.T) {
 		"ok   /perm/home/flipbot/fs_bot_token: 0600, root, expected content",
 	} {
 		assert.Contains(t, out, want)
+	}
+
+	// The boot file system is the one gok writes, grown: every header
+	// field but those of its size is gok's own.
+	raw := filepath.Join(dir, "gok.img")
+	runCmd(t, gok(), "-i", filepath.Join(repoRoot(t), "build", "gokrazy", "flipbot"), "overwrite", "--full", raw, "--target_storage_bytes=2147483648")
+	rawBoot, err := disk.PartitionOf(raw, disk.BootPartition)
+	require.NoError(t, err)
+	gokFAT, err := disk.BootHeader(rawBoot)
+	require.NoError(t, err)
+	imgBoot, err := disk.PartitionOf(img, disk.BootPartition)
+	require.NoError(t, err)
+	ours, err := disk.BootHeader(imgBoot)
+	require.NoError(t, err)
+	assert.Nil(t, ours.SameButSize(gokFAT), "gok's FAT16 header kept")
+	assert.Equal(t, "gokrazy!", gokFAT.OEM)
+	assert.Greater(t, ours.TotalSectors, gokFAT.TotalSectors)
+	t.Logf("gok's boot file system: %+v; grown: %d sectors, FAT %d sectors, %d root entries", gokFAT, ours.TotalSectors, ours.FATSectors, ours.RootEntries)
+	for _, f := range []string{"cmdline.txt", "config.txt", "bcm2710-rpi-3-b.dtb", "vmlinuz"} {
+		a, err := disk.ReadBootFile(rawBoot, f, 128<<20)
+		require.NoError(t, err, f)
+		b, err := disk.ReadBootFile(imgBoot, f, 128<<20)
+		require.NoError(t, err, f)
+		assert.True(t, bytes.Equal(a, b), "%s is gok's", f)
 	}
 
 	// The check can fail: another token is not what the image holds.

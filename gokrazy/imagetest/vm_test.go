@@ -74,7 +74,7 @@ func TestOfflineVM(t *testing.T) {
 		game := o.waitForGame(6 * time.Minute)
 		t.Logf("game %s (%s, %d moves) recorded %.0f s after power-on", game.ID, game.Mode, game.Moves, time.Since(g.start).Seconds())
 
-		g.update(t, vars, o)
+		g.update(t, vars, o, "vm-update")
 		o.requireGame(game, "after gok update (the device rebooted)")
 		g.powerOff(t)
 	})
@@ -103,7 +103,7 @@ func TestOfflineVM(t *testing.T) {
 			assert.NotContains(t, l, instance.OfflineToken, "the token is never logged")
 		}
 
-		g.update(t, vars, o)
+		g.update(t, vars, o, "vm-update")
 		g.powerOff(t)
 		out, err := exec.Command("mdir", "-b", "-i", card, "::").CombinedOutput()
 		require.NoError(t, err, "%s", out)
@@ -156,7 +156,7 @@ func boot(t *testing.T, img string, ports vm.Config, password string) *guest {
 			}
 		}
 	})
-	wctx, wcancel := context.WithTimeout(ctx, 4*time.Minute)
+	wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer wcancel()
 	require.NoError(t, vm.WaitHTTP(wctx, g.v.AppURL()+"/"))
 	t.Logf("flipbot's page answered %.0f s after power-on", time.Since(g.start).Seconds())
@@ -174,13 +174,14 @@ func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {
 	}
 }
 
-// update runs gok update into the guest with a changed flag, and checks
-// that the new build runs with it and the bot is back online with its
-// stored token and no setup page.
-func (g *guest) update(t *testing.T, vars []string, o *owner) {
+// update runs gok update into the guest with a changed flag (make target:
+// vm-update for the VM, update for the emulated Pi), and checks that the
+// new build runs with it and the bot is back online with its stored token
+// and no setup page.
+func (g *guest) update(t *testing.T, vars []string, o *owner, target string) {
 	t.Helper()
 	start := time.Now()
-	took := makeTarget(t, "vm-update", append(vars, "FLIPBOT_FLAGS=-drain=9s")...)
+	took := makeTarget(t, target, append(vars, "FLIPBOT_FLAGS=-drain=9s", "UPDATE_HOST="+g.v.UpdateHost())...)
 	t.Logf("gok update: %.0f s", took.Seconds())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

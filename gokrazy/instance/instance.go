@@ -15,6 +15,10 @@
 // the source's builddir (the pinned go.mod and go.sum of every package),
 // with relative replace directives rewritten to absolute paths so that the
 // copy builds from wherever it is written.
+//
+// One file, instance.go ([Derive], [Options], [FlipbotFlags]). It imports
+// nothing of the module: it knows flipbot by its packages' paths and its
+// flags, never by its code.
 package instance
 
 import (

@@ -219,3 +219,6 @@ func (v *VM) dropQMP(q *qmpConn) {
 	}
 	q.close()
 }
+
+// Pin reports whether GPIO n (0–31) was high.
+func (s GPIOSample) Pin(n uint) bool { return n < 32 && s.Levels>>n&1 == 1 }

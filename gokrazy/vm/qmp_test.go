@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -108,6 +109,7 @@ func TestQMPRefusesHostileAnswers(t *testing.T) {
 		defer c.Close()
 		fmt.Fprintln(c, `{"QMP": {}}`)
 		fmt.Fprintln(c, strings.Repeat("x", 100<<10)) // no end in sight
+		_, _ = io.Copy(io.Discard, c)                 // until the client hangs up
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

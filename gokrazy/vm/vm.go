@@ -15,14 +15,16 @@
 //     firmware would (pi3b.go), and power-cycles the board when the guest
 //     reboots (QEMU's Pi has no working restart).
 //
-// Files: vm.go (the supervisor: one QEMU process per power-on), virt.go and
-// pi3b.go (each machine's arguments), qmp.go (QEMU's machine protocol, the
-// GPIO levels), sntp.go (a time server for a guest with no clock),
-// events.go (gokrazy's log stream), proc_*.go (process groups). It imports
-// gokrazy/disk and appliance/bootfs (the card's partitions and FAT).
-//
 // Software emulation is used on x86 hosts; KVM for Virt when the host is
 // arm64 and /dev/kvm is usable.
+//
+// Files: vm.go ([VM], [Config], [Start]: the supervisor, one QEMU process
+// per power-on; the log follower), virt.go and pi3b.go (each machine's
+// arguments), qmp.go (QEMU's machine protocol: [VM.GPIOLevels]), sntp.go
+// ([SNTPServer], time for a guest with no clock), events.go (the device's
+// log read back: [ReadEvents], [PairingCode]), proc_unix.go. It imports
+// gokrazy/disk (the card's partitions and files) and nothing else of the
+// module.
 package vm
 
 import (

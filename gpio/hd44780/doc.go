@@ -23,4 +23,7 @@
 // drives which LCD pin is the backpack's wiring, not the chip's, as
 // the hardware notes (shared/notes/hardware.md, beside the repository)
 // record it.
+//
+// The driver is hd44780.go ([Dev], [New], [Opts]). It imports periph.io's
+// I²C interface and nothing of the module.
 package hd44780

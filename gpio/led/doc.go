@@ -13,4 +13,10 @@
 // Close.
 //
 // The package never opens pins itself: the caller owns the outputs.
+//
+// Files: pattern.go ([Pattern]), bank.go ([Bank]), output.go ([Output],
+// [ActiveLow]), sysfs.go ([SysfsLED]), clock.go ([Clock]).
+//
+// It imports periph.io's gpio and nothing of the module; its tests run on
+// gpio/internal/fakeclock.
 package led

@@ -23,4 +23,7 @@
 // beside the repository, "SSD1306 / SH1106 OLED"), the common one for
 // these modules; SH1106's DC-DC command
 // (ADh, 8Bh) is from Sino Wealth's SH1106 datasheet.
+//
+// The driver is ssd1306.go ([Dev], [New], [Opts]). It imports periph.io's
+// I²C and display interfaces and nothing of the module.
 package ssd1306

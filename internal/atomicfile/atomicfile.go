@@ -7,6 +7,9 @@
 // [WriteFile] and [Write] use the operating system; an [FS] with its
 // fields set lets a test inject faults (such as EROFS) or end a write at
 // a [Stage] as a power cut would.
+//
+// One file, atomicfile.go. A leaf: it imports nothing of the module, and
+// any package may import it.
 package atomicfile
 
 import (

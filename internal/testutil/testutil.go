@@ -1,5 +1,8 @@
 // Package testutil holds helpers for flipbot's tests; only _test.go files
 // import it.
+//
+// One file, testutil.go ([SyncBuffer]). A leaf for tests: it imports
+// nothing of the module.
 package testutil
 
 import (

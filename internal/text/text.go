@@ -1,6 +1,9 @@
 // Package text holds the string helpers shared across flipbot: cutting
 // strings from outside (names, engine lines, host headers) to a limit
 // without splitting a UTF-8 sequence.
+//
+// One file, text.go ([Clip], [Elide]). A leaf: it imports nothing of the
+// module, and any package may import it.
 package text
 
 // Clip returns s cut to at most max runes (characters), at a rune

@@ -1,6 +1,10 @@
 // Package winetest runs Windows builds of flipbot's programs under Wine in
 // tests, on linux/amd64: a Wine prefix of the test's own, the program
 // built for windows/amd64, and the command that runs it.
+//
+// Files: winetest.go ([Wine], [New], [Build]), bcryptprimitives.go (the
+// DLL stand-in older Wine needs). A leaf for tests: it imports nothing of
+// the module, and only _test.go files import it.
 package winetest
 
 import (

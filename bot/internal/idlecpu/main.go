@@ -6,6 +6,10 @@
 //
 //	flipbot-arena serve --listen 127.0.0.1:18431 --bot me:fsbm_idle &
 //	FS_BOT_TOKEN=fsbm_idle go run ./bot/internal/idlecpu --api http://127.0.0.1:18431/flipsight/bot_match_api.php --seconds 60
+//
+// One file, main.go. A command beside the bot, not a shipped one: it may
+// import bot, engines and engines/search (the built-in engine), flipsight
+// (the client) and config (the token's variable).
 package main
 
 import (

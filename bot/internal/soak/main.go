@@ -32,6 +32,11 @@
 // shut-down), matches.go (the challenger and the results), faults.go (the
 // fault schedule), metrics.go (counters, histogram, the log and engine
 // counters), proc.go (/proc sampling), profile.go and report.go.
+//
+// A command beside the bot, not a shipped one: it may import bot, arena
+// and arena/arenatest (the server and its fault front, in process),
+// engines, engines/jsonline (the bot's engine) and engines/othello, and
+// flipsight.
 package main
 
 import (

@@ -7,6 +7,13 @@
 // path to give the adapter. The fake answers like Egaroucid with
 // -noboard: version, setboard, settime, go (the first legal move, in a row
 // of its answer table), quit.
+//
+// Files: fake.go ([Main], [Install], the fake), real.go ([Real], the real
+// program for the tests that run it), hog_linux.go and hog_other.go (the
+// memory a fake holds to play an over-share build).
+//
+// It may import engines/othello and engines/internal/enginetest (the
+// fake-engine plumbing); non-test code never imports it.
 package egaroucidtest
 
 import (

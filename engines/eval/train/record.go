@@ -6,6 +6,12 @@
 //
 // Every step is deterministic for a given seed and resumable: data is made
 // in numbered chunks, each written atomically and skipped when present.
+//
+// Files: record.go ([Record], the data files), wthor.go (WTHOR game
+// records), selfplay.go ([SelfPlay]), fit.go ([Fit], [Validate]).
+//
+// It may import engines/eval, engines/othello and engines/search (the
+// self-play's engine); cmd/flipengine runs it.
 package train
 
 import (

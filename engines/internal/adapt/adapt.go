@@ -1,6 +1,11 @@
 // Package adapt holds what the external-engine adapters share: the moves
 // that need no engine, the check of an engine's answer against the rules,
 // and the time an adapter may wait.
+//
+// Files: adapt.go (forced moves, [Check], budgets, waiting for a start-up),
+// think.go ([ThinkTime] and the allowances).
+//
+// It may import engines and engines/othello.
 package adapt
 
 import (

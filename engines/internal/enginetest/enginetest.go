@@ -1,6 +1,9 @@
 // Package enginetest has test helpers shared by the adapter packages: a
 // goroutine-leak check, a log capture, test positions, and the plumbing
 // that makes a test binary double as a scripted fake engine.
+//
+// One file, enginetest.go. It may import engines and engines/othello; only
+// tests and the fakes of other test packages (egaroucidtest) import it.
 package enginetest
 
 import (

@@ -1,6 +1,9 @@
 // Package fakeclock is a manual clock for tests of timed code: time moves
 // only when the test calls Advance, and WaitTimers lets the test wait
 // until the code under test is blocked on its timers.
+//
+// One file, fakeclock.go ([Clock], [Timer]). It imports nothing of the
+// module; the tests of gpio and gpio/led use it.
 package fakeclock
 
 import (

@@ -1,4 +1,4 @@
-package bootfs
+package fat
 
 import (
 	"bytes"

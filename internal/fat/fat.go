@@ -1,17 +1,22 @@
-// Package bootfs reads a file from the FAT boot partition of the device's
-// SD card without mounting it: the partition is opened read-only and the
-// FAT12/16/32 structures are parsed here, so the card is never written (a
-// power cut during a FAT write can leave a card unbootable), no kernel mount
-// can race gok update's raw rewrite of the partition, and tests need no
-// root or loop devices.
+// Package fat reads a file from the root directory of a FAT12/16/32 file
+// system without mounting it: the structures are parsed here from an
+// io.ReaderAt, so a card is never written (a power cut during a FAT write
+// can leave a card unbootable), no kernel mount can race gok update's raw
+// rewrite of the partition, and tests need no root or loop devices. The
+// device reads its card's token file with it (appliance/bootfs), the host
+// tools an image's boot files (gokrazy/disk).
 //
 // Only the root directory is searched; long (VFAT) names are matched case
 // insensitively. A long name is taken only as the FAT specification lays it
 // out (at most 20 parts, ordinals in sequence, one checksum, that of its
 // short entry), in time linear in the directory. Every length and cluster
-// number is checked: a damaged partition is an error, never a crash or an
+// number is checked: a damaged file system is an error, never a crash or an
 // unbounded read.
-package bootfs
+//
+// Files: fat.go (the FAT structures, [ReadFile]).
+//
+// It imports the standard library only, nothing of the module.
+package fat
 
 import (
 	"encoding/binary"
@@ -31,7 +36,7 @@ type File struct {
 }
 
 // ErrNotExist means the root directory holds no file of that name.
-var ErrNotExist = errors.New("no such file on the boot partition")
+var ErrNotExist = errors.New("no such file in the FAT root directory")
 
 // ErrTooLarge means the file is larger than the caller's limit.
 var ErrTooLarge = errors.New("file too large")
