@@ -3,7 +3,6 @@ package gpio
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -98,8 +97,9 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 		}
 		outs = append(outs, o)
 		in.ledKinds = append(in.ledKinds, ledRole(i))
-		parts = append(parts, fmt.Sprintf("%s LED %v", [...]string{"green", "yellow", "red", "ACT"}[i], o))
-		in.found.LEDs = append(in.found.LEDs, fmt.Sprintf("%s %v", [...]string{"green", "yellow", "red", "ACT"}[i], o))
+		role, name := [...]string{"green", "yellow", "red", "ACT"}[i], led.Describe(o)
+		parts = append(parts, role+" LED "+name)
+		in.found.LEDs = append(in.found.LEDs, role+" "+name)
 	}
 	switch {
 	case d.OLED != nil:

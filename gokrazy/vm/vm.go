@@ -44,6 +44,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"flipbot.dev/flipbot/gokrazy/disk"
 )
 
 // Machine is the board QEMU emulates.
@@ -78,8 +80,10 @@ type Config struct {
 	// TimeServer answers SNTP on the host's loopback port 123, which the
 	// guest reaches as 10.0.2.2 through QEMU's user network: a Pi has no
 	// clock, and an offline guest no other time source. Port 123 needs
-	// root (or CAP_NET_BIND_SERVICE); without it the VM runs and
-	// Warnings says so.
+	// root (or CAP_NET_BIND_SERVICE); without it the host's time is written
+	// into gokrazy's ntp time file on /perm before each power-on instead
+	// (gokrazy's ntp sets the clock from it at start), and Warnings says
+	// so.
 	TimeServer bool
 	// Log receives the supervisor's events (power cycles); nil discards.
 	Log *slog.Logger
@@ -93,6 +97,8 @@ type VM struct {
 	log  *slog.Logger
 	done chan struct{}
 	err  error // after done
+
+	seedClock bool // write the host's time to /perm before each power-on
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd // the running QEMU
@@ -176,7 +182,8 @@ func Start(ctx context.Context, cfg Config) (*VM, error) {
 	if cfg.TimeServer {
 		ts, err := ListenSNTP("127.0.0.1:123", time.Now)
 		if err != nil {
-			v.warnings = append(v.warnings, fmt.Sprintf("no time server for the guest (%v): its clock stays unset unless it reaches another one", err))
+			v.seedClock = true
+			v.warnings = append(v.warnings, fmt.Sprintf("no time server for the guest (%v): the host's time is written to gokrazy's ntp time file on /perm at each power-on instead", err))
 		} else {
 			go func() {
 				<-v.done
@@ -206,6 +213,11 @@ const (
 // powerOn starts QEMU for one power-on of the board. The returned channel
 // receives what the console says when the guest halts.
 func (v *VM) powerOn(ctx context.Context) (chan power, error) {
+	if v.seedClock {
+		if err := seedClock(ctx, v.cfg.Image, time.Now()); err != nil {
+			v.log.Warn("the guest's clock could not be seeded", "err", err)
+		}
+	}
 	var args []string
 	switch v.cfg.Machine {
 	case Pi3B:
@@ -238,6 +250,26 @@ func (v *VM) powerOn(ctx context.Context) (chan power, error) {
 	}
 	v.mu.Unlock()
 	return events, nil
+}
+
+// ntpTimeFile is where gokrazy's ntp keeps the time at shutdown and sets
+// the clock from at start, before it asks a server (cmd/ntp/ntp.go in
+// github.com/gokrazy/gokrazy: "ntp-time-at-last-shutdown" in its working
+// directory, /perm/home/ntp).
+const ntpTimeFile = "home/ntp/ntp-time-at-last-shutdown"
+
+// seedClock writes now into gokrazy's ntp time file on the image's /perm
+// (the guest is off: nothing has it mounted).
+func seedClock(ctx context.Context, img string, now time.Time) error {
+	perm, err := disk.PartitionOf(img, disk.PermPartition)
+	if err != nil {
+		return err
+	}
+	b, err := now.UTC().MarshalText()
+	if err != nil {
+		return err
+	}
+	return disk.WriteFile(ctx, perm, ntpTimeFile, b, 0o600, 0o755)
 }
 
 // supervise waits for each power-on to end, and powers the board on again

@@ -87,7 +87,7 @@ func (b *Bank) Run(ctx context.Context) {
 		}
 		if err := b.outs[i].Out(l); err != nil {
 			if !failed[i] {
-				b.log.Warn("LED write failed; further errors are not logged", "led", describe(b.outs[i]), "err", err)
+				b.log.Warn("LED write failed; further errors are not logged", "led", Describe(b.outs[i]), "err", err)
 				failed[i] = true
 			}
 			return
@@ -152,7 +152,13 @@ func (b *Bank) adopt(cur []Pattern, start []time.Time, now time.Time) {
 	}
 }
 
-func describe(o Output) string {
+// Describe names an output for logs and the status page: a pin's name
+// (periph's pins have Name, "GPIO17"; their String is a JSON dump with the
+// gpio character device), else its String, else its type.
+func Describe(o Output) string {
+	if n, ok := o.(interface{ Name() string }); ok {
+		return n.Name()
+	}
 	if s, ok := o.(fmt.Stringer); ok {
 		return s.String()
 	}

@@ -196,3 +196,21 @@ func TestBankWriteErrorsDoNotStopIt(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(logs.String(), "LED write failed"), "logged once: %s", logs.String())
 	assert.Equal(t, []edge{{0, gpio.High}, {125 * ms, gpio.Low}, {250 * ms, gpio.High}, {250 * ms, gpio.Low}}, good.Edges())
 }
+
+// jsonPin names itself like periph's gpioioctl pins: a Name, and a String
+// that dumps JSON.
+type jsonPin struct{ anon }
+
+func (jsonPin) Name() string   { return "GPIO17" }
+func (jsonPin) String() string { return "{\n  \"Line\": 17 ...\n}" }
+
+// anon is an output with no name at all.
+type anon struct{}
+
+func (anon) Out(gpio.Level) error { return nil }
+
+func TestDescribe(t *testing.T) {
+	assert.Equal(t, "GPIO17", Describe(jsonPin{}), "a pin's name, not its JSON dump")
+	assert.Equal(t, "GPIO17 (active low)", Describe(ActiveLow(jsonPin{})))
+	assert.Equal(t, "led.anon", Describe(anon{}))
+}

@@ -21,10 +21,5 @@ type inverted struct{ o Output }
 
 func (i inverted) Out(l gpio.Level) error { return i.o.Out(!l) }
 
-// String names the wrapped output when it has a name.
-func (i inverted) String() string {
-	if s, ok := i.o.(interface{ String() string }); ok {
-		return s.String() + " (active low)"
-	}
-	return "active-low output"
-}
+// String names the wrapped output (Describe) and says it is inverted.
+func (i inverted) String() string { return Describe(i.o) + " (active low)" }
