@@ -138,9 +138,11 @@ INSTANCE_OPT  = $(EGAROUCID_OPT) $(if $(OFFLINE),-offline) $(foreach f,$(FLIPBOT
 gok-check:
 	@command -v $(GOK) >/dev/null 2>&1 || { echo "gok not found: install it with go install github.com/gokrazy/tools/cmd/gok@latest (or set GOK=/path/to/gok)"; exit 1; }
 
+# IMAGETOOL_PREBUILT=1: $(IMAGETOOL) is built already (the image tests build
+# it once, so that their make runs side by side never rewrite it).
 imagetool:
 	@mkdir -p build
-	$(GO) build -o $(IMAGETOOL) ./cmd/flipbot-image
+	$(if $(IMAGETOOL_PREBUILT),@test -x $(IMAGETOOL),$(GO) build -o $(IMAGETOOL) ./cmd/flipbot-image)
 
 image: gok-check imagetool
 	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT)

@@ -22,10 +22,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The package's scratch directory (made by TestMain) and the Egaroucid
-// stage built once in it.
+// The package's scratch directory (made by TestMain), flipbot-image built
+// once in it, and the Egaroucid stage built once in it.
 var (
 	scratch   string
+	imageTool string
 	stageOnce sync.Once
 	stageDir  string
 )
@@ -37,6 +38,19 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	scratch = dir
+	if os.Getenv("FLIPBOT_IMAGE_TESTS") != "" {
+		// One flipbot-image for every make run: the tests that boot
+		// images run side by side, and their make runs would otherwise
+		// each rebuild build/flipbot-image.
+		imageTool = filepath.Join(dir, "flipbot-image")
+		_, file, _, _ := runtime.Caller(0)
+		cmd := exec.Command("go", "build", "-o", imageTool, "./cmd/flipbot-image")
+		cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build flipbot-image: %v\n%s", err, out)
+			os.Exit(1)
+		}
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -79,7 +93,7 @@ func gok() string {
 func makeTarget(t *testing.T, target string, vars ...string) time.Duration {
 	t.Helper()
 	start := time.Now()
-	args := append([]string{"-C", repoRoot(t), target, "GOK=" + gok()}, vars...)
+	args := append([]string{"-C", repoRoot(t), target, "GOK=" + gok(), "IMAGETOOL=" + imageTool, "IMAGETOOL_PREBUILT=1"}, vars...)
 	cmd := exec.Command("make", args...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -35,7 +35,7 @@ func TestPiImage(t *testing.T) {
 	used := fi.Sys().(*syscall.Stat_t).Blocks * 512
 	assert.Less(t, used, fi.Size()/4, "the image file is sparse")
 
-	tool := filepath.Join(repoRoot(t), "build", "flipbot-image")
+	tool := imageTool
 	out := runCmd(t, tool, "check", img, "-token-file", tok)
 	t.Logf("check:\n%s", out)
 	for _, want := range []string{
@@ -92,10 +92,9 @@ func TestImageRefusesBadTokenFile(t *testing.T) {
 	dir := t.TempDir()
 	tok := filepath.Join(dir, "token.txt")
 	require.NoError(t, os.WriteFile(tok, []byte("my token is fsbm_0123456789abcdef\n"), 0o600))
-	makeTarget(t, "imagetool")
 	img := filepath.Join(dir, "x.img")
 	require.NoError(t, os.WriteFile(img, nil, 0o644))
-	out, err := runTool(filepath.Join(repoRoot(t), "build", "flipbot-image"), "perm", img, "-token-file", tok)
+	out, err := runTool(imageTool, "perm", img, "-token-file", tok)
 	require.Error(t, err)
 	assert.Contains(t, out, "TOKEN_FILE")
 	assert.NotContains(t, out, "fsbm_0123456789abcdef")

@@ -42,8 +42,13 @@ var piLEDs = [3]struct {
 //     flag, which reboots the board (the firmware stand-in power-cycles
 //     it), and the bot back online with its stored token;
 //   - card: flipbot-token.txt on the boot partition puts the bot online.
+//
+// It runs beside TestOfflineVM: most of its time is make update's upload
+// over QEMU's emulated USB Ethernet (a full-speed usb-net device behind
+// the Pi's DWC2 model: about 100 KB/s), which leaves the CPU to the VM.
 func TestEmulatedPi(t *testing.T) {
 	need(t, "gok", "qemu-system-aarch64", "mcopy", "/sbin/debugfs")
+	t.Parallel()
 	dir := t.TempDir()
 	ports := vm.Config{Machine: vm.Pi3B, TimeServer: true}
 	require.NoError(t, ports.Ports())

@@ -34,6 +34,7 @@ import (
 // stored token and no setup page; the VM then powers off cleanly.
 func TestOfflineVM(t *testing.T) {
 	need(t, "gok", "qemu-system-aarch64", vm.Firmware, "mcopy", "/sbin/debugfs")
+	t.Parallel() // beside TestEmulatedPi
 	dir := t.TempDir()
 	ports := vm.Config{}
 	require.NoError(t, ports.Ports())
