@@ -30,6 +30,13 @@ var piQuirks = []struct{ arg, why string }{
 	// handler either, so a reboot halts ("Reboot failed -- System
 	// halted") and the supervisor power-cycles the board.
 	{"initcall_blacklist=bcm2835_wdt_driver_init", "no BCM2835 watchdog"},
+	// The Pi 3's Wi-Fi is an SDIO chip on the second SD controller
+	// (3f300000.mmcnr, the bcm2835-mmc driver); QEMU's controller answers
+	// no command there, and the driver retries every 10 s ("mmc1: Timeout
+	// waiting for hardware interrupt") for as long as the board runs. A
+	// power-off then never gets past the shutdown of that device, and a
+	// boot could stall behind it. QEMU has no Wi-Fi to offer anyway.
+	{"initcall_blacklist=bcm2835_mmc_driver_init", "no SDIO Wi-Fi controller"},
 }
 
 // piMAC is the USB Ethernet adapter's address: globally administered (an

@@ -316,8 +316,9 @@ func (v *VM) supervise(ctx context.Context, events chan power) {
 // for the kernel's last words: arm64's machine_restart prints "Reboot
 // failed -- System halted" when no restart handler worked (a Pi 3B under
 // QEMU without its watchdog driver; also after a panic), and kernel_halt
-// "reboot: System halted" (a power-off on a board that cannot power off:
-// kernel/reboot.c turns it into a halt).
+// "reboot: System halted" (Linux 6.12: "reboot: Power off not available:
+// System halted instead", a power-off on a board that cannot power off,
+// which kernel/reboot.c turns into a halt).
 type consoleWatch struct {
 	w      io.Writer
 	events chan power
@@ -335,7 +336,7 @@ func (c *consoleWatch) Write(p []byte) (int, error) {
 		switch {
 		case bytes.Contains(c.line, []byte("Reboot failed -- System halted")):
 			c.send(restart)
-		case bytes.Contains(c.line, []byte("reboot: System halted")), bytes.Contains(c.line, []byte("reboot: Power down")):
+		case bytes.Contains(c.line, []byte("reboot: ")) && (bytes.Contains(c.line, []byte("System halted")) || bytes.Contains(c.line, []byte("Power down"))):
 			c.send(halted)
 		}
 		c.line = c.line[:0]

@@ -80,7 +80,7 @@ func TestPiArgs(t *testing.T) {
 	}
 	assert.Equal(t, "console=tty1 root=PARTUUID=60c24cc1-f3f9-427a-8199-86ceea970001/PARTNROFF=1 init=/gokrazy/init rootwait panic=10 oops=panic "+
 		"console=ttyS1,115200 earlycon dwc_otg.fiq_enable=0 dwc_otg.fiq_fsm_enable=0 dwc_otg.nak_holdoff=0 dwc_otg.lpm_enable=0 "+
-		"initcall_blacklist=bcm2835_wdt_driver_init", b.Cmdline, "the card's line, its padding dropped, and QEMU's quirks")
+		"initcall_blacklist=bcm2835_wdt_driver_init initcall_blacklist=bcm2835_mmc_driver_init", b.Cmdline, "the card's line, its padding dropped, and QEMU's quirks")
 }
 
 func TestParseConfigTxt(t *testing.T) {
@@ -119,6 +119,7 @@ func TestConsoleWatch(t *testing.T) {
 		{"reboot on a Pi without a restart handler", "[  99.1] reboot: Restarting system\r\n[  99.2] Reboot failed -- System halted\r\n", restart},
 		{"panic", "Kernel panic - not syncing: Attempted to kill init!\nRebooting in 10 seconds..\nReboot failed -- System halted\n", restart},
 		{"power-off", "[ 120.0] reboot: System halted\n", halted},
+		{"power-off, Linux 6.12", "[   38.676371] reboot: Power off not available: System halted instead\n", halted},
 		{"nothing", "[ 1.0] Run /gokrazy/init as init process\nreboot: Restart\n", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
