@@ -7,7 +7,7 @@
 //	flipbot [flags]                         play (the official connector's flags)
 //	flipbot challenge NAME|ID [--mode MODE] send agent_challenge (checked first; retried while
 //	                                        FlipSight's site bot variant matches are full)
-//	flipbot games list|export|show ...      the kept game records (--games-dir)
+//	flipbot games list|export|show|analyse  the kept game records (--games-dir), their analysis
 //	flipbot display-preview ...             render an appliance screen to PNG
 //	flipbot appliance [flags]               run as the Raspberry Pi appliance
 //
