@@ -32,8 +32,13 @@
 //     page.
 //   - status.go: the status page, its live part and /api/status.
 //   - settings_page.go: the settings page.
-//   - games.go: the games list, the replay and their API and downloads;
-//     exports stream game by game, one at a time.
+//   - games.go: the games list and the games' API and downloads (the
+//     analysis JSON among them); exports stream game by game, one at a
+//     time.
+//   - replay.go, replay.html, replay.js: the replay page: the board and
+//     the score graph drawn in SVG by the server at any position
+//     (?ply=N), the move list, the positions' panels, and the script that
+//     steps through them in place (keys ← → Home End, clicks).
 //   - templates.go: the page templates (*.html) and their functions.
 //   - static.go: /static/ (style.css, refresh.js, replay.js and nothing else).
 //   - auth.go: the admin password and the pairing code's comparison.
@@ -44,6 +49,7 @@
 //     per kind per [RefusalLogInterval]).
 //
 // It may import appliance/state, appliance/settings and appliance/store
-// (the token's form, the kinds of storage failure), and never the package
+// (the token's form, the kinds of storage failure), bot/record (the games
+// and their analyses) and engines/othello, and never the package
 // appliance itself, which imports it.
 package web

@@ -33,6 +33,7 @@ const (
 //	GET /api/games/{id}            one game, its JSON-lines record
 //	GET /api/games/{id}/ggf        one std game as GGF (download)
 //	GET /api/games/{id}/jsonl      one game as a JSON-lines file (download)
+//	GET /api/games/{id}/analysis   one game's analysis (bot/record's JSON; 404 until analysed)
 //	GET /api/games/export.jsonl    every game that passes the filter
 //	GET /api/games/export.ggf      every std game that passes the filter
 func (h *Handler) gameRoutes(mux *http.ServeMux) {
@@ -42,6 +43,7 @@ func (h *Handler) gameRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/export.jsonl", h.serveExport(record.FormatJSONL))
 	mux.HandleFunc("GET /api/games/export.ggf", h.serveExport(record.FormatGGF))
 	mux.HandleFunc("GET /api/games/{id}", h.serveAPIGame)
+	mux.HandleFunc("GET /api/games/{id}/analysis", h.serveAPIAnalysis)
 	mux.HandleFunc("GET /api/games/{id}/{format}", h.serveGameDownload)
 }
 
@@ -125,15 +127,6 @@ type frame struct {
 	Discs [2]int
 }
 
-// replayPage is what the replay template gets.
-type replayPage struct {
-	pageData
-	Game   record.Game
-	Frames []frame
-	Error  string
-	GGF    bool
-}
-
 func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game, bool) {
 	id := r.PathValue("id")
 	if h.cfg.Games == nil || !record.ValidID(id) {
@@ -155,20 +148,6 @@ func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game
 		return record.Game{}, false
 	}
 	return g, true
-}
-
-func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
-	g, ok := h.gameOr404(w, r)
-	if !ok {
-		return
-	}
-	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: h.hub.Snapshot()}, Game: g, GGF: record.FormatGGF.Expresses(g.Mode)}
-	var err error
-	p.Frames, err = replayFrames(g)
-	if err != nil {
-		p.Error = err.Error()
-	}
-	h.render(w, http.StatusOK, "replay", p)
 }
 
 // replayFrames returns the positions of g, move by move, as far as they
@@ -248,6 +227,25 @@ func (h *Handler) serveAPIGame(w http.ResponseWriter, r *http.Request) {
 	if g, ok := h.apiGame(w, r); ok {
 		writeJSON(w, g)
 	}
+}
+
+func (h *Handler) serveAPIAnalysis(w http.ResponseWriter, r *http.Request) {
+	g, ok := h.apiGame(w, r)
+	if !ok {
+		return
+	}
+	a, err := h.cfg.Games.Analysis(g.ID)
+	switch {
+	case errors.Is(err, record.ErrNoAnalysis):
+		http.Error(w, "game not analysed yet", http.StatusNotFound)
+		return
+	case err != nil:
+		h.refused.note("read game analysis", "game", g.ID, "err", err)
+		http.Error(w, "analysis unreadable", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="flipbot-%s-analysis.json"`, g.ID))
+	writeJSON(w, a)
 }
 
 func (h *Handler) serveGameDownload(w http.ResponseWriter, r *http.Request) {
