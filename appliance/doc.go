@@ -31,6 +31,9 @@
 //     and settings change ([Player], [TokenChecker]); the one writer of the
 //     status's bot report.
 //   - botstatus.go: the bot's report (bot.Status) as the status's.
+//   - analyse.go: the background analysis of the kept games
+//     (bot/analysis) while no match runs, stopped at once when the runner
+//     hears of one (the match gate).
 //   - provision.go: web.Backend's token side: checking and keeping a
 //     token, removing it, the pairing code (logged again every
 //     [PairingCodeLogInterval] while setup is needed).

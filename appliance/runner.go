@@ -84,6 +84,10 @@ type runner struct {
 	// matches is how many matches the current play's bot last reported:
 	// new settings wait for 0.
 	matches int
+	// onMatches, when set, is told whether a match runs whenever matches
+	// is written (under mu; it must not block): the background analysis
+	// stops at once when one starts.
+	onMatches func(busy bool)
 }
 
 func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
@@ -131,6 +135,9 @@ func (r *runner) writeReport(f func(*state.Report)) {
 func (r *runner) follow(p *play) {
 	r.mu.Lock()
 	r.current, r.matches = p, 0
+	if r.onMatches != nil {
+		r.onMatches(false)
+	}
 	r.mu.Unlock()
 }
 
@@ -292,6 +299,9 @@ func (r *runner) report(p *play, rep bot.Status) {
 		return
 	}
 	r.matches = len(rep.Matches)
+	if r.onMatches != nil {
+		r.onMatches(r.matches > 0)
+	}
 	r.writeReport(func(rp *state.Report) { *rp = reportOf(*rp, rep) })
 	r.mu.Unlock()
 	if len(rep.Matches) == 0 {
