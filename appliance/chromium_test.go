@@ -23,14 +23,17 @@ import (
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/analysis"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/search"
 )
 
 // The pages in a real browser: Debian's chromium, headless. Screenshots are
 // kept as artifacts in $FLIPBOT_SCREENSHOTS (default: a directory under
 // the system temp dir, logged); the README's pictures are made with
 //
-//	FLIPBOT_SCREENSHOTS=$PWD/appliance/docs go test -run TestPagesInChromium ./appliance
+//	FLIPBOT_SCREENSHOTS=$PWD/appliance/docs go test -run 'TestPagesInChromium|TestGamesPagesInChromium' ./appliance
 //
 // Under -short only the first-boot page is shot (each browser start takes
 // a few seconds).
@@ -200,9 +203,19 @@ func TestGamesPagesInChromium(t *testing.T) {
 	named := func(c *Config, a *app) { c.Hostname, a.permLabel = "flipbot", "/perm" }
 	oct := sampleGame(t, othello.Octagon, 2, 41, "Tenten")
 	std := sampleGame(t, othello.Std, 1, 40, "Edax")
-	e := provisioned(t, named, withGames(t, std, oct))
-	dom := shoot(t, bin, e.base+"/games", "games.png", 1000, 700)
+	std2 := sampleGame(t, othello.Std, 3, 42, "Edax")
+	anti := sampleGame(t, othello.Anti, 4, 43, "Zebra")
+	e := provisioned(t, named, withGames(t, std, oct, std2, anti))
+	eng := search.New(search.Options{Threads: 1, HashMB: 8})
+	for _, g := range []record.Game{oct, std2, anti} {
+		a, err := analysis.Game(context.Background(), eng, &g, analysis.Options{Depth: 4, ExactEmpties: 10})
+		require.NoError(t, err)
+		require.NoError(t, e.a.cfg.Games.SaveAnalysis(a))
+	}
+	dom := shoot(t, bin, e.base+"/games", "games.png", 1100, 900)
 	assert.Contains(t, dom, "Tenten")
+	assert.Contains(t, dom, `id="tallies"`)
+	assert.Contains(t, dom, "3 of 4 analysed")
 	assert.Contains(t, dom, "/games/"+std.ID)
 	// The replay in full (keys, clicks, the analysis, the graph) is
 	// appliance/web's TestReplayInChromium; here, that it is served by the

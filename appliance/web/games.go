@@ -78,15 +78,39 @@ type gamesPage struct {
 	ExportGGF   template.URL
 	JSON        template.URL
 	Enabled     bool
+	// ByMode and ByOpponent tally every game that passes the filter (not
+	// only this page's); MoreOpponents counts the opponents left out.
+	ByMode        []record.Tally
+	ByOpponent    []record.Tally
+	MoreOpponents int
+	Analysed      int
+	Thresholds    [3]float64
 }
+
+// maxOpponentRows bounds the opponents the games page tallies.
+const maxOpponentRows = 12
 
 func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	p := gamesPage{pageData: pageData{Title: "Games", St: h.refreshed()}, Modes: settings.Modes(), Filter: gamesFilter(q),
 		Enabled: h.cfg.Games != nil}
+	p.Thresholds = [3]float64{record.InaccuracyLoss, record.MistakeLoss, record.BlunderLoss}
 	if h.cfg.Games != nil {
 		p.Offset = intParam(q, "offset", 0, 0, 1<<30)
-		p.Games, p.Total = h.cfg.Games.List(p.Filter, p.Offset, gamesPerPage)
+		all, _ := h.cfg.Games.List(p.Filter, 0, 0)
+		p.Total = len(all)
+		p.Games = all[min(p.Offset, len(all)):]
+		p.Games = p.Games[:min(len(p.Games), gamesPerPage)]
+		p.ByMode = record.Tallies(all, func(s record.Summary) string { return s.Mode })
+		p.ByOpponent = record.Tallies(all, func(s record.Summary) string { return s.Opponent })
+		if n := len(p.ByOpponent); n > maxOpponentRows {
+			p.MoreOpponents, p.ByOpponent = n-maxOpponentRows, p.ByOpponent[:maxOpponentRows]
+		}
+		for _, s := range all {
+			if s.Analysis != nil {
+				p.Analysed++
+			}
+		}
 	}
 	v := url.Values{}
 	for k, s := range map[string]string{"mode": p.Filter.Mode, "result": p.Filter.Result, "opponent": p.Filter.Opponent} {

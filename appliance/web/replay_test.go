@@ -201,3 +201,32 @@ func TestReplayWithADamagedAnalysis(t *testing.T) {
 	code, _ = h.get("/api/games/" + g.ID + "/analysis")
 	assert.Equal(t, http.StatusInternalServerError, code)
 }
+
+// TestGamesListShowsTheAnalysis: the list gives the bot's mean loss per
+// move and worst move for an analysed game (a dash for the others), and
+// tallies every game that passes the filter by mode and by opponent.
+func TestGamesListShowsTheAnalysis(t *testing.T) {
+	oct := sampleGame(t, othello.Octagon, 2, 41, "Tenten")
+	std := sampleGame(t, othello.Std, 1, 40, "Edax")
+	std2 := sampleGame(t, othello.Std, 3, 42, "Edax")
+	h, a := analysedHandler(t, oct, std, std2)
+	h.t = t
+	code, body := h.get("/games")
+	require.Equal(t, http.StatusOK, code)
+	sum := a.Summary()
+	mean, _, worst := sum.Side(oct.MyColor)
+	assert.Contains(t, body, `<td class="num">`+strconv.FormatFloat(mean, 'f', 2, 64)+`</td>`, "the bot's mean loss")
+	assert.Contains(t, body, `href="/games/`+oct.ID+`?ply=`+strconv.Itoa(worst.Ply)+`"`, "its worst move, linked")
+	assert.Contains(t, body, "1 of 3 analysed")
+	tallies := body[strings.Index(body, `id="tallies"`):strings.Index(body, `id="analysed-count"`)]
+	assert.Regexp(t, `<td>std</td><td class="num">2</td>`, tallies, "std first: two games")
+	assert.Regexp(t, `<td>octagon</td><td class="num">1</td><td>\d–\d–\d</td><td>[\d.]+–[\d.]+</td><td class="num">`+
+		regexp.QuoteMeta(strconv.FormatFloat(mean, 'f', 2, 64)), tallies)
+	assert.Regexp(t, `<td>Edax</td><td class="num">2</td>`, tallies)
+	assert.Contains(t, tallies, `<td>Tenten</td>`)
+
+	_, body = h.get("/games?mode=std")
+	tallies = body[strings.Index(body, `id="tallies"`):strings.Index(body, `id="analysed-count"`)]
+	assert.NotContains(t, tallies, "octagon", "the tallies follow the filter")
+	assert.Contains(t, body, "0 of 2 analysed")
+}

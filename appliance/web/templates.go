@@ -52,6 +52,8 @@ func parseTemplates() (*template.Template, error) {
 		"secs":      func(ms int64) string { return fmt.Sprintf("%.1f", float64(ms)/1000) },
 		"signed":    func(v float64) string { return fmt.Sprintf("%+.1f", v) },
 		"lossMark":  lossMark,
+		"gameLoss":  gameLoss,
+		"tally":     func(label string, rows []record.Tally, more int) tallyView { return tallyView{label, rows, more} },
 		"deref":     func(f *float64) float64 { return *f },
 		"ggf":       record.FormatGGF.Expresses,
 	}
@@ -137,4 +139,30 @@ func formatUptime(s int64) string {
 		return fmt.Sprintf("%dd %s", d/(24*time.Hour), (d % (24 * time.Hour)).String())
 	}
 	return d.String()
+}
+
+// tallyView is one summary table of the games page.
+type tallyView struct {
+	Label string
+	Rows  []record.Tally
+	More  int
+}
+
+// lossView is the games list's analysis of one game: the bot's mean loss
+// per move and its worst move (black's for games without the bot).
+type lossView struct {
+	ID    string
+	Mean  float64
+	Worst record.Worst
+	Class string
+}
+
+// gameLoss returns the analysis figures of a game's row; nil when the
+// game is not analysed.
+func gameLoss(s record.Summary) *lossView {
+	if s.Analysis == nil {
+		return nil
+	}
+	mean, _, worst := s.Analysis.Side(s.MyColor)
+	return &lossView{ID: s.ID, Mean: mean, Worst: worst, Class: record.LossClass(worst.Loss)}
 }

@@ -33,7 +33,8 @@ The game records flipbot keeps (--games-dir; by default where flipbot keeps
 them). list prints the games newest first (discs: the bot's first); export
 writes them oldest first as JSON lines (every mode) or GGF (std games only:
 the others are left out, and naming one is an error), to stdout or to FILE
-(replaced whole); show prints one game's moves, result and final position
+(replaced whole), list shows the bot's mean loss per move and worst move
+of the analysed games; show prints one game's moves, result and final position
 (with each move's loss and the best move once analysed). analyse scores
 every move of the games named, or of every game that passes the filters
 and has no analysis yet (newest first; --redo: analysed ones too), with
@@ -199,10 +200,15 @@ func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tENDED\tMODE\tOPPONENT\tRESULT\tDISCS")
+	fmt.Fprintln(tw, "ID\tENDED\tMODE\tOPPONENT\tRESULT\tDISCS\tLOSS/MOVE\tWORST")
 	for _, sum := range sums {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", sum.ID, sum.Ended.Local().Format("2006-01-02 15:04"), sum.Mode,
-			orDash(printable(sum.Opponent)), resultText(sum), discsText(sum))
+		loss, worst := "-", "-"
+		if a := sum.Analysis; a != nil {
+			mean, _, w := a.Side(sum.MyColor)
+			loss, worst = fmt.Sprintf("%.2f", mean), worstText(w)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sum.ID, sum.Ended.Local().Format("2006-01-02 15:04"), sum.Mode,
+			orDash(printable(sum.Opponent)), resultText(sum), discsText(sum), loss, worst)
 	}
 	if err := tw.Flush(); err != nil {
 		return g.fail(err)

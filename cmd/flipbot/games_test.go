@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -339,6 +340,13 @@ func TestGamesAnalyse(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "flipbot search, depth 2, exact from 8 empties", a.Engine)
 	assert.Len(t, a.Moves, len(std1.Moves))
+
+	var list, lerr bytes.Buffer
+	require.Equal(t, exitOK, games([]string{"list", "--games-dir", dir}, noEnv, &list, &lerr))
+	assert.Contains(t, list.String(), "LOSS/MOVE")
+	mean, _, worst := a.Summary().Side(std1.MyColor)
+	assert.Regexp(t, regexp.QuoteMeta(std1.ID)+`.* `+fmt.Sprintf("%.2f", mean)+` +`+fmt.Sprint(worst.Ply)+`\. `, list.String())
+	assert.Regexp(t, regexp.QuoteMeta(anti.ID)+`.* - +-\n`, list.String(), "not analysed yet")
 
 	code, out, errs = run()
 	require.Equal(t, exitOK, code, errs)
