@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/appliance/web"
@@ -155,8 +156,9 @@ func TestPagesInChromium(t *testing.T) {
 		e := startEnv(t, named, func(c *Config, a *app) {
 			a.pages = countingLive(a.pages, &live)
 			require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+			require.NoError(t, ratings.NewFile(c.Dir).Save(pastRatings(time.Now())))
 			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
-				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
+				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
 				Matches: []state.Match{testMatch(), octagonMatch()},
 				Results: []state.Result{
 					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
@@ -165,7 +167,8 @@ func TestPagesInChromium(t *testing.T) {
 		})
 		e.player.waitStart(t)
 		e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
-		dom := shoot(t, bin, e.base+"/", "status.png", 1000, 1900)
+		dom := shoot(t, bin, e.base+"/", "status.png", 1000, 2300)
+		assert.Contains(t, dom, `<svg id="rating-graph"`, "the rating over time")
 		assert.Equal(t, 4, strings.Count(dom, `class="board s`), "both legs of both matches are drawn (after the refresh too)")
 		assert.Contains(t, dom, "PiBot")
 		assert.Contains(t, dom, "In game")
@@ -224,6 +227,31 @@ func TestGamesPagesInChromium(t *testing.T) {
 	assert.Contains(t, dom, `data-ply="3" data-last="`+itoa(len(oct.Moves))+`"`)
 	assert.Contains(t, dom, `class="js"`, "replay.js ran (scripts allowed by the CSP)")
 	assert.Equal(t, len(oct.Moves), strings.Count(dom, `hidden=""`), "all panels but one hidden")
+}
+
+// pastRatings is a rating history of a week of results before now, ending
+// below the 1612 the status test's bot reports.
+func pastRatings(now time.Time) ratings.History {
+	var h ratings.History
+	s := ratings.Sample{At: now.Add(-7 * 24 * time.Hour), Rating: 1500, RD: 350}
+	h.Add(9, s)
+	for i, r := range []string{"win", "win", "loss", "win", "draw", "win", "loss", "win", "win", "loss", "win"} {
+		s.At = s.At.Add(time.Duration(10+i) * time.Hour)
+		s.RD = max(70, s.RD*0.85)
+		switch r {
+		case "win":
+			s.Wins++
+			s.Rating += 22
+		case "loss":
+			s.Losses++
+			s.Rating -= 17
+		case "draw":
+			s.Draws++
+			s.Rating += 2
+		}
+		h.Add(9, s)
+	}
+	return h
 }
 
 func octagonMatch() state.Match {

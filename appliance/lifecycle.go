@@ -131,6 +131,8 @@ type app struct {
 	gate                         *matchGate
 	analyseAfter, analyseRecheck time.Duration
 	onAnalysed                   func(id string)
+	// ratings keeps the bot's rating history (read at the start).
+	ratings *ratingRecorder
 	// pages serves the pages (a *web.Handler; tests wrap it).
 	pages http.Handler
 	// envToken is FS_BOT_TOKEN, zero when the environment has none;
@@ -320,9 +322,12 @@ func (a *app) run(ctx context.Context) int {
 	return ExitSignalled
 }
 
-// startup reads storage, settings and device facts into the hub.
+// startup reads storage, settings, the rating history and device facts
+// into the hub.
 func (a *app) startup() {
 	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
+	a.ratings = newRatingRecorder(a.cfg.Dir, a.fs, a.log)
+	a.runner.onBot = a.ratings.observe
 	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.fs)
 	if a.permLabel != "" {
 		storage.Path = a.permLabel

@@ -88,6 +88,9 @@ type runner struct {
 	// is written (under mu; it must not block): the background analysis
 	// stops at once when one starts.
 	onMatches func(busy bool)
+	// onBot, when set, gets the bot's identity from every report (on the
+	// bot's goroutine): the rating history samples it.
+	onBot func(state.BotInfo)
 }
 
 func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
@@ -304,6 +307,9 @@ func (r *runner) report(p *play, rep bot.Status) {
 	}
 	r.writeReport(func(rp *state.Report) { *rp = reportOf(*rp, rep) })
 	r.mu.Unlock()
+	if r.onBot != nil {
+		r.onBot(rep.Bot)
+	}
 	if len(rep.Matches) == 0 {
 		select {
 		case r.idle <- struct{}{}:

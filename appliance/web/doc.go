@@ -30,7 +30,8 @@
 //     [TokenUse].
 //   - provision.go: the setup page (pairing code and token) and the token
 //     page.
-//   - status.go: the status page, its live part and /api/status.
+//   - status.go: the status page, its live part and /api/status;
+//     ratings.go: the status page's rating graph in SVG.
 //   - settings_page.go: the settings page.
 //   - games.go: the games list and the games' API and downloads (the
 //     analysis JSON among them); exports stream game by game, one at a
@@ -48,8 +49,9 @@
 //   - refusals.go: refused requests logged in aggregate (at most a line
 //     per kind per [RefusalLogInterval]).
 //
-// It may import appliance/state, appliance/settings and appliance/store
-// (the token's form, the kinds of storage failure), bot/record (the games
+// It may import appliance/state, appliance/settings, appliance/ratings
+// and appliance/store (the token's form, the kinds of storage failure),
+// bot/record (the games
 // and their analyses) and engines/othello, and never the package
 // appliance itself, which imports it.
 package web
