@@ -230,3 +230,21 @@ func TestGamesListShowsTheAnalysis(t *testing.T) {
 	assert.NotContains(t, tallies, "octagon", "the tallies follow the filter")
 	assert.Contains(t, body, "0 of 2 analysed")
 }
+
+// TestReplayOfAGameWithoutMoves: a leg stopped before its first move
+// replays as its start, with an empty list and a one-point graph.
+func TestReplayOfAGameWithoutMoves(t *testing.T) {
+	g := sampleGame(t, othello.Grand, 4, 44, "Greedy")
+	g.Moves = nil
+	g.LegStatus = "stopped"
+	require.NoError(t, g.Check())
+	h, a := analysedHandler(t, g)
+	h.t = t
+	assert.Empty(t, a.Moves)
+	code, body := h.get("/games/" + g.ID)
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `data-ply="0" data-last="0"`)
+	assert.Equal(t, 0, strings.Count(body, `class="mv `))
+	assert.Equal(t, 1, strings.Count(body, `class="g-hit"`))
+	assert.Contains(t, body, "No turning point")
+}

@@ -66,9 +66,9 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 	fmt.Fprintf(stderr, "analysing %d games with %d threads\n", len(todo), *threads)
 	// One line per game as soon as it is done, in fixed columns (a
 	// tabwriter would hold every line to the end).
-	const row = "%-20s %-8s %5s %-10s %7s %-11s %-26s %-26s %s\n"
-	fmt.Fprintf(stdout, row, "ID", "MODE", "MOVES", "EXACT FROM", "SECONDS", "LOSS B/W", "WORST BLACK", "WORST WHITE", "TURNING POINTS")
-	times := map[string][]time.Duration{}
+	const row = "%-20s %-8s %5s %-10s %7s %7s %-11s %-26s %-26s %s\n"
+	fmt.Fprintf(stdout, row, "ID", "MODE", "MOVES", "EXACT FROM", "SECONDS", "CPU S", "LOSS B/W", "WORST BLACK", "WORST WHITE", "TURNING POINTS")
+	times := map[string][]gameTime{}
 	failed := 0
 	for _, id := range todo {
 		game, err := s.Get(id)
@@ -78,8 +78,14 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 			continue
 		}
 		start := time.Now()
+		cpu0, cpuKnown := processCPU()
 		a, err := analysis.Game(ctx, eng, &game, opts)
 		took := time.Since(start)
+		cpu1, _ := processCPU()
+		cpu, cpuText := cpu1-cpu0, "-"
+		if cpuKnown {
+			cpuText = fmt.Sprintf("%.1f", cpu.Seconds())
+		}
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "stopped: %s not analysed\n", id)
 			return exitFailure
@@ -92,9 +98,9 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 			failed++
 			continue
 		}
-		times[game.Mode] = append(times[game.Mode], took)
+		times[game.Mode] = append(times[game.Mode], gameTime{wall: took, cpu: cpu, cpuKnown: cpuKnown})
 		sum := a.Summary()
-		fmt.Fprintf(stdout, row, id, game.Mode, fmt.Sprint(len(game.Moves)), exactFrom(a), fmt.Sprintf("%.1f", took.Seconds()),
+		fmt.Fprintf(stdout, row, id, game.Mode, fmt.Sprint(len(game.Moves)), exactFrom(a), fmt.Sprintf("%.1f", took.Seconds()), cpuText,
 			fmt.Sprintf("%.2f/%.2f", sum.MeanLoss[0], sum.MeanLoss[1]), worstText(sum.Worst[0]), worstText(sum.Worst[1]),
 			plies(a.TurningPoints))
 	}
@@ -159,9 +165,16 @@ func plies(ps []int) string {
 	return s
 }
 
+// gameTime is the time one analysis took: wall clock and the process's
+// CPU (user and system, all threads) when known.
+type gameTime struct {
+	wall, cpu time.Duration
+	cpuKnown  bool
+}
+
 // writeAnalyseTimes prints, per mode, the games analysed and the mean and
-// longest time per game.
-func writeAnalyseTimes(w io.Writer, times map[string][]time.Duration) {
+// longest time per game, wall clock and CPU.
+func writeAnalyseTimes(w io.Writer, times map[string][]gameTime) {
 	if len(times) == 0 {
 		return
 	}
@@ -171,14 +184,23 @@ func writeAnalyseTimes(w io.Writer, times map[string][]time.Duration) {
 	}
 	slices.Sort(modes)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\nMODE\tGAMES\tMEAN S/GAME\tMAX S/GAME")
+	fmt.Fprintln(tw, "\nMODE\tGAMES\tMEAN S/GAME\tMAX S/GAME\tMEAN CPU S/GAME\tMAX CPU S/GAME")
 	for _, m := range modes {
-		var total, longest time.Duration
+		var total, longest, cpu, cpuMax time.Duration
+		known := true
 		for _, d := range times[m] {
-			total += d
-			longest = max(longest, d)
+			total += d.wall
+			longest = max(longest, d.wall)
+			cpu += d.cpu
+			cpuMax = max(cpuMax, d.cpu)
+			known = known && d.cpuKnown
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\n", m, len(times[m]), total.Seconds()/float64(len(times[m])), longest.Seconds())
+		n := float64(len(times[m]))
+		cpuMean, cpuLongest := "-", "-"
+		if known {
+			cpuMean, cpuLongest = fmt.Sprintf("%.1f", cpu.Seconds()/n), fmt.Sprintf("%.1f", cpuMax.Seconds())
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%s\n", m, len(times[m]), total.Seconds()/n, longest.Seconds(), cpuMean, cpuLongest)
 	}
 	_ = tw.Flush()
 }
