@@ -70,9 +70,11 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Defaults returns the default options for mode: measured so that a game
-// takes about a minute on two cores of a PC, and a few minutes on a
-// Raspberry Pi 4 (README, "Measured").
+// Defaults returns the default options for mode: a game takes 1–10 s of
+// CPU on one core of the build VM, and an estimated 3–20 s on a Raspberry
+// Pi 4 (README, "Measured"); a 14-ply search exact from 22 empties costs
+// about 5× that. A solve is given at most 20 s and a search 10 s, so that
+// no position, whatever the game, holds the device for long.
 func Defaults(mode othello.Mode) Options {
 	o := Options{Depth: 12, ExactEmpties: 20, ExactTime: 20 * time.Second, PositionTime: 10 * time.Second}
 	if mode.Size() == 10 {
