@@ -19,18 +19,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/analysis"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/search"
 )
 
 // The pages in a real browser: Debian's chromium, headless. Screenshots are
 // kept as artifacts in $FLIPBOT_SCREENSHOTS (default: a directory under
 // the system temp dir, logged); the README's pictures are made with
 //
-//	FLIPBOT_SCREENSHOTS=$PWD/appliance/docs go test -run TestPagesInChromium ./appliance
+//	FLIPBOT_SCREENSHOTS=$PWD/appliance/docs go test -run 'TestPagesInChromium|TestGamesPagesInChromium' ./appliance
 //
 // Under -short only the first-boot page is shot (each browser start takes
 // a few seconds).
@@ -152,8 +156,9 @@ func TestPagesInChromium(t *testing.T) {
 		e := startEnv(t, named, func(c *Config, a *app) {
 			a.pages = countingLive(a.pages, &live)
 			require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+			require.NoError(t, ratings.NewFile(c.Dir).Save(pastRatings(time.Now())))
 			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
-				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612},
+				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
 				Matches: []state.Match{testMatch(), octagonMatch()},
 				Results: []state.Result{
 					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
@@ -162,7 +167,8 @@ func TestPagesInChromium(t *testing.T) {
 		})
 		e.player.waitStart(t)
 		e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
-		dom := shoot(t, bin, e.base+"/", "status.png", 1000, 1900)
+		dom := shoot(t, bin, e.base+"/", "status.png", 1000, 2300)
+		assert.Contains(t, dom, `<svg id="rating-graph"`, "the rating over time")
 		assert.Equal(t, 4, strings.Count(dom, `class="board s`), "both legs of both matches are drawn (after the refresh too)")
 		assert.Contains(t, dom, "PiBot")
 		assert.Contains(t, dom, "In game")
@@ -200,17 +206,52 @@ func TestGamesPagesInChromium(t *testing.T) {
 	named := func(c *Config, a *app) { c.Hostname, a.permLabel = "flipbot", "/perm" }
 	oct := sampleGame(t, othello.Octagon, 2, 41, "Tenten")
 	std := sampleGame(t, othello.Std, 1, 40, "Edax")
-	e := provisioned(t, named, withGames(t, std, oct))
-	dom := shoot(t, bin, e.base+"/games", "games.png", 1000, 700)
+	std2 := sampleGame(t, othello.Std, 3, 42, "Edax")
+	anti := sampleGame(t, othello.Anti, 4, 43, "Zebra")
+	e := provisioned(t, named, withGames(t, std, oct, std2, anti))
+	eng := search.New(search.Options{Threads: 1, HashMB: 8})
+	for _, g := range []record.Game{oct, std2, anti} {
+		a, err := analysis.Game(context.Background(), eng, &g, analysis.Options{Depth: 4, ExactEmpties: 10})
+		require.NoError(t, err)
+		require.NoError(t, e.a.cfg.Games.SaveAnalysis(a))
+	}
+	dom := shoot(t, bin, e.base+"/games", "games.png", 1100, 900)
 	assert.Contains(t, dom, "Tenten")
+	assert.Contains(t, dom, `id="tallies"`)
+	assert.Contains(t, dom, "3 of 4 analysed")
 	assert.Contains(t, dom, "/games/"+std.ID)
-	dom = shoot(t, bin, e.base+"/games/"+oct.ID, "replay.png", 1000, 900)
-	frames := strings.Count(dom, `class="frame"`)
-	assert.Equal(t, len(oct.Moves)+1, frames)
-	assert.Equal(t, frames-1, strings.Count(dom, `class="frame" data-ply`)-strings.Count(dom, `class="frame" data-ply="0"`),
-		"every frame is in the page")
-	assert.Contains(t, dom, "move 0 of", "replay.js ran (scripts allowed by the CSP) and shows one frame")
-	assert.Equal(t, frames-1, strings.Count(dom, `hidden=""`), "all frames but one hidden by replay.js")
+	// The replay in full (keys, clicks, the analysis, the graph) is
+	// appliance/web's TestReplayInChromium; here, that it is served by the
+	// appliance and its script runs under the CSP.
+	dom = shoot(t, bin, e.base+"/games/"+oct.ID+"?ply=3", "replay-not-analysed.png", 1000, 1000)
+	assert.Contains(t, dom, `data-ply="3" data-last="`+itoa(len(oct.Moves))+`"`)
+	assert.Contains(t, dom, `class="js"`, "replay.js ran (scripts allowed by the CSP)")
+	assert.Equal(t, len(oct.Moves), strings.Count(dom, `hidden=""`), "all panels but one hidden")
+}
+
+// pastRatings is a rating history of a week of results before now, ending
+// below the 1612 the status test's bot reports.
+func pastRatings(now time.Time) ratings.History {
+	var h ratings.History
+	s := ratings.Sample{At: now.Add(-7 * 24 * time.Hour), Rating: 1500, RD: 350}
+	h.Add(9, s)
+	for i, r := range []string{"win", "win", "loss", "win", "draw", "win", "loss", "win", "win", "loss", "win"} {
+		s.At = s.At.Add(time.Duration(10+i) * time.Hour)
+		s.RD = max(70, s.RD*0.85)
+		switch r {
+		case "win":
+			s.Wins++
+			s.Rating += 22
+		case "loss":
+			s.Losses++
+			s.Rating -= 17
+		case "draw":
+			s.Draws++
+			s.Rating += 2
+		}
+		h.Add(9, s)
+	}
+	return h
 }
 
 func octagonMatch() state.Match {

@@ -18,6 +18,7 @@
 //   - appliance/store: the files on /perm (one atomic file store for the
 //     token and the settings) and the card's token file.
 //   - appliance/settings: the owner's settings.
+//   - appliance/ratings: the bot's rating history and its file.
 //   - appliance/bootfs: reading the FAT boot partition.
 //
 // Files here, by what they do:
@@ -31,6 +32,11 @@
 //     and settings change ([Player], [TokenChecker]); the one writer of the
 //     status's bot report.
 //   - botstatus.go: the bot's report (bot.Status) as the status's.
+//   - analyse.go: the background analysis of the kept games
+//     (bot/analysis) while no match runs, stopped at once when the runner
+//     hears of one (the match gate).
+//   - ratinghistory.go: the bot's rating sampled from the runner's
+//     reports, kept by appliance/ratings.
 //   - provision.go: web.Backend's token side: checking and keeping a
 //     token, removing it, the pairing code (logged again every
 //     [PairingCodeLogInterval] while setup is needed).

@@ -73,12 +73,22 @@ func TestApplianceAgainstArena(t *testing.T) {
 
 	// Both legs are kept; after a restart (a new process reading the same
 	// directory, as after a reboot or gok update) the games page lists
-	// them and replays them move by move.
+	// them, they are analysed in the background (no match runs) and each
+	// replays with its graph and its marked moves.
 	ids := st.Results[0].Games
 	require.Len(t, ids, 2)
 	require.Eventually(t, func() bool { return e.a.cfg.Games.Status().Games == 2 }, 5*time.Second, 20*time.Millisecond)
 	e.stop()
-	e2 := startEnv(t, func(c *Config, a *app) { a.useGames(t, record.Open(record.Options{Dir: gamesDir})) })
+	done := make(chan string, 4)
+	e2 := startEnv(t, func(c *Config, a *app) { a.useGames(t, record.Open(record.Options{Dir: gamesDir})) },
+		withAnalysis(builtinAnalysis, done))
+	for range ids {
+		select {
+		case <-done:
+		case <-time.After(2 * time.Minute):
+			t.Fatal("the games were not analysed")
+		}
+	}
 	code2, _, list := e2.fetch(t, "/games")
 	require.Equal(t, http.StatusOK, code2)
 	for _, id := range ids {
@@ -87,8 +97,20 @@ func TestApplianceAgainstArena(t *testing.T) {
 		require.Equal(t, http.StatusOK, code2)
 		g, err := e2.a.cfg.Games.Get(id)
 		require.NoError(t, err)
-		assert.Equal(t, len(g.Moves)+1, strings.Count(page, `class="frame"`))
+		assert.Equal(t, len(g.Moves), strings.Count(page, `class="mv `), "every move in the list")
 		assert.NotContains(t, page, "does not replay")
+		assert.Contains(t, page, `id="g-line"`, "the score graph")
+		assert.Contains(t, page, `id="analysis-summary"`)
+		a, err := e2.a.cfg.Games.Analysis(id)
+		require.NoError(t, err)
+		marked := 0
+		for _, m := range a.Moves {
+			if c := record.LossClass(m.Loss); m.Move != othello.Pass && c != record.ClassBest {
+				marked++
+			}
+		}
+		assert.Equal(t, marked, strings.Count(page, "<sup>"), "every move that lost discs is marked in the list")
+		t.Logf("game %s: %d moves, %d marked", id, len(g.Moves), marked)
 	}
 }
 

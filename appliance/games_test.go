@@ -100,11 +100,12 @@ func TestGamesPagesAndAPI(t *testing.T) {
 
 	code, _, body = e.fetch(t, "/games/"+oct.ID)
 	require.Equal(t, http.StatusOK, code)
-	assert.Equal(t, len(oct.Moves)+1, strings.Count(body, `class="frame"`), "one frame per move and the start")
-	assert.Equal(t, len(oct.Moves)+1, strings.Count(body, `class="board s10"`))
-	assert.Equal(t, 12*(len(oct.Moves)+1), strings.Count(body, `<i class="x`), "octagon's blocked squares on every frame")
-	assert.Contains(t, body, "score &#43;2.5")
-	assert.Contains(t, body, "depth 14")
+	assert.Equal(t, 1, strings.Count(body, `<svg id="board"`), "one board, at the end")
+	assert.Equal(t, 12, strings.Count(body, `class="blk"`), "octagon's blocked squares drawn")
+	assert.Equal(t, len(oct.Moves), strings.Count(body, `class="mv `), "every move in the list")
+	assert.Equal(t, len(oct.Moves)+1, strings.Count(body, `class="ply-info"`), "a panel per position")
+	assert.Contains(t, body, "engine &#43;2.5 at depth 14")
+	assert.Contains(t, body, `id="not-analysed"`)
 
 	code, _, _ = e.fetch(t, "/games/1-0-1")
 	assert.Equal(t, http.StatusNotFound, code)

@@ -91,6 +91,8 @@ type fakePlayer struct {
 	hang    chan struct{} // when set, Play ignores cancellation until closed
 	drained int
 	err     error // returned at once when set
+	// report is the running Play's report function (nil when none runs).
+	report func(bot.Status)
 }
 
 func newFakePlayer() *fakePlayer {
@@ -102,7 +104,13 @@ func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.S
 	p.tokens = append(p.tokens, tok.Reveal())
 	p.sets = append(p.sets, s)
 	rep, err, hang := p.rep, p.err, p.hang
+	p.report = report
 	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.report = nil
+		p.mu.Unlock()
+	}()
 	p.started <- tok.Reveal()
 	if err != nil {
 		return err
@@ -117,6 +125,18 @@ func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.S
 	p.drained++
 	p.mu.Unlock()
 	return nil
+}
+
+// push makes the running Play report rep now (as the bot does when a
+// match starts or ends).
+func (p *fakePlayer) push(rep bot.Status) {
+	p.mu.Lock()
+	report := p.report
+	p.rep = rep
+	p.mu.Unlock()
+	if report != nil {
+		report(rep)
+	}
 }
 
 func (p *fakePlayer) setReport(rep bot.Status) {

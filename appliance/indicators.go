@@ -21,8 +21,8 @@ type GPIOIndicators struct {
 	ctx context.Context
 	log *slog.Logger
 
-	mu   sync.Mutex
-	cfg  gpio.Config
+	mu    sync.Mutex
+	cfg   gpio.Config
 	in    *gpio.Indicators
 	last  gpio.Status
 	found state.Indicators

@@ -18,6 +18,7 @@ import (
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/appliance/web"
+	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/flipsight"
@@ -103,6 +104,12 @@ type Config struct {
 	// Games keeps the game records shown on the games pages (nil: none).
 	// Its cap follows the settings.
 	Games *record.Store
+	// Analysis, when set with Games, makes the engine that analyses the
+	// kept games in the background while no match runs (nil: no analysis).
+	Analysis AnalysisEngine
+	// AnalysisOptions bound each game's analysis (zero: bot/analysis's
+	// defaults per mode).
+	AnalysisOptions analysis.Options
 	// OnServing, when set, is called with the page URLs after each change
 	// of the bound addresses (used by tests to find the server).
 	OnServing func(urls []string)
@@ -118,6 +125,15 @@ type app struct {
 	settingsFile *store.File[settings.Settings]
 	runner       *runner
 	checker      TokenChecker
+	// gate says whether a match runs (set by the runner); the analyser
+	// analyses the games meanwhile, starting analyseAfter after the start
+	// and looking for new games every analyseRecheck (tests shorten both;
+	// onAnalysed is their hook).
+	gate                         *matchGate
+	analyseAfter, analyseRecheck time.Duration
+	onAnalysed                   func(id string)
+	// ratings keeps the bot's rating history (read at the start).
+	ratings *ratingRecorder
 	// pages serves the pages (a *web.Handler; tests wrap it).
 	pages http.Handler
 	// envToken is FS_BOT_TOKEN, zero when the environment has none;
@@ -193,6 +209,9 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 		a.envErr = nil // not set
 	}
 	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain)
+	a.gate = newMatchGate()
+	a.runner.onMatches = a.gate.set
+	a.analyseAfter, a.analyseRecheck = analyseAfter, analyseRecheck
 	return a, nil
 }
 
@@ -253,6 +272,14 @@ func (a *app) run(ctx context.Context) int {
 		close(pagesDone)
 	}()
 	wg.Go(func() { a.remindPairingCode(runCtx) })
+	if a.cfg.Games != nil && a.cfg.Analysis != nil {
+		an := &analyser{games: a.cfg.Games, engine: a.cfg.Analysis, settings: a.Settings, opts: a.cfg.AnalysisOptions,
+			gate: a.gate, log: a.log, after: a.analyseAfter, recheck: a.analyseRecheck, failed: map[string]bool{},
+			onAnalysed: a.onAnalysed}
+		// Stopped by SIGTERM itself, not after the drain: an analysis
+		// keeps nothing half done.
+		wg.Go(func() { an.run(ctx) })
+	}
 
 	// The Pi has no RTC: TLS fails until NTP has set the clock.
 	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseWaitingClock })
@@ -297,9 +324,12 @@ func (a *app) run(ctx context.Context) int {
 	return ExitSignalled
 }
 
-// startup reads storage, settings and device facts into the hub.
+// startup reads storage, settings, the rating history and device facts
+// into the hub.
 func (a *app) startup() {
 	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
+	a.ratings = newRatingRecorder(a.cfg.Dir, a.fs, a.log)
+	a.runner.onBot = a.ratings.observe
 	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.fs)
 	if a.permLabel != "" {
 		storage.Path = a.permLabel

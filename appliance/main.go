@@ -12,11 +12,13 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/engines/eval"
 )
 
 // recorder returns s as the bot's recorder, nil when there is none.
@@ -75,13 +77,16 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	if flags.GamesDir != "" {
 		games = record.Open(record.Options{Dir: flags.GamesDir, Logger: log})
 	}
+	// The bot's engine and the background analysis share the evaluations.
+	evals := sync.OnceValue(func() *eval.Set { return builtinEvals(log) })
 	cfg := Config{
 		Dir: *dir, Perm: *perm, Port: *port, PasswordFiles: files,
 		EnvToken:           flags.EnvToken,
 		Games:              games,
+		Analysis:           newAnalysisEngine(evals),
 		EgaroucidInstalled: egaroucidOK,
 		Checker:            FlipSightChecker{APIURL: *api, StreamURL: *streamURL},
-		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log, Records: recorder(games)}),
+		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log, Records: recorder(games), Evals: evals}),
 		Logger:             log,
 		Drain:              *drain,
 	}

@@ -8,6 +8,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/eval"
@@ -31,6 +32,9 @@ type botPlayerConfig struct {
 	Records bot.Recorder
 	// Machine is what Egaroucid is sized from (zero: sizing.Detect()).
 	Machine sizing.Machine
+	// Evals loads the built-in engine's evaluations once (nil: the player
+	// loads its own); the background analysis shares them.
+	Evals func() *eval.Set
 }
 
 // botPlayer runs the bot package's player with the built-in engine (and
@@ -47,7 +51,11 @@ func newBotPlayer(cfg botPlayerConfig) Player {
 		cfg.Logger = slog.Default()
 	}
 	log := cfg.Logger
-	return botPlayer{cfg: cfg, evals: sync.OnceValue(func() *eval.Set { return builtinEvals(log) })}
+	evals := cfg.Evals
+	if evals == nil {
+		evals = sync.OnceValue(func() *eval.Set { return builtinEvals(log) })
+	}
+	return botPlayer{cfg: cfg, evals: evals}
 }
 
 // Play implements Player: one bot.Bot per call, stopped by ctx.
@@ -158,6 +166,20 @@ func builtinEvals(log *slog.Logger) *eval.Set {
 		return eval.BaselineSet()
 	}
 	return ev
+}
+
+// analysisHashMB caps the table of the background analysis' engine: it
+// lives beside the bot's own.
+const analysisHashMB = 32
+
+// newAnalysisEngine returns the engine of the background analysis: the
+// built-in engine with the settings' threads and evaluations evals, and a
+// table of at most analysisHashMB.
+func newAnalysisEngine(evals func() *eval.Set) AnalysisEngine {
+	return func(s settings.Settings) analysis.Searcher {
+		ev := evals()
+		return search.New(search.Options{Threads: s.Threads, HashMB: min(s.HashMB, analysisHashMB), Eval8: ev.Eval8, Eval10: ev.Eval10})
+	}
 }
 
 // builtinOptions is the built-in engine's search options with the

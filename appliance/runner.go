@@ -84,6 +84,13 @@ type runner struct {
 	// matches is how many matches the current play's bot last reported:
 	// new settings wait for 0.
 	matches int
+	// onMatches, when set, is told whether a match runs whenever matches
+	// is written (under mu; it must not block): the background analysis
+	// stops at once when one starts.
+	onMatches func(busy bool)
+	// onBot, when set, gets the bot's identity from every report (on the
+	// bot's goroutine): the rating history samples it.
+	onBot func(state.BotInfo)
 }
 
 func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
@@ -131,6 +138,9 @@ func (r *runner) writeReport(f func(*state.Report)) {
 func (r *runner) follow(p *play) {
 	r.mu.Lock()
 	r.current, r.matches = p, 0
+	if r.onMatches != nil {
+		r.onMatches(false)
+	}
 	r.mu.Unlock()
 }
 
@@ -292,8 +302,14 @@ func (r *runner) report(p *play, rep bot.Status) {
 		return
 	}
 	r.matches = len(rep.Matches)
+	if r.onMatches != nil {
+		r.onMatches(r.matches > 0)
+	}
 	r.writeReport(func(rp *state.Report) { *rp = reportOf(*rp, rep) })
 	r.mu.Unlock()
+	if r.onBot != nil {
+		r.onBot(rep.Bot)
+	}
 	if len(rep.Matches) == 0 {
 		select {
 		case r.idle <- struct{}{}:

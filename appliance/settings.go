@@ -1,6 +1,7 @@
 package appliance
 
 import (
+	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 )
@@ -40,4 +41,12 @@ func (a *app) ApplySettings(s settings.Settings) error {
 		a.cfg.Games.SetCap(int64(s.GamesMB) << 20)
 	}
 	return err
+}
+
+// RatingHistory implements web.Backend: the bot's rating over time.
+func (a *app) RatingHistory() ratings.History {
+	if a.ratings == nil {
+		return ratings.History{} // before the start-up has read it
+	}
+	return a.ratings.history()
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 
+	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/flipsight"
@@ -36,6 +37,8 @@ type Backend interface {
 	// runs) and the indicators (at once), and saves them; the error is the
 	// save's, and s applies all the same.
 	ApplySettings(s settings.Settings) error
+	// RatingHistory returns the bot's rating over time (a copy).
+	RatingHistory() ratings.History
 }
 
 // TokenUse is what became of a token given to Backend.UseToken.

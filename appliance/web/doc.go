@@ -30,10 +30,16 @@
 //     [TokenUse].
 //   - provision.go: the setup page (pairing code and token) and the token
 //     page.
-//   - status.go: the status page, its live part and /api/status.
+//   - status.go: the status page, its live part and /api/status;
+//     ratings.go: the status page's rating graph in SVG.
 //   - settings_page.go: the settings page.
-//   - games.go: the games list, the replay and their API and downloads;
-//     exports stream game by game, one at a time.
+//   - games.go: the games list and the games' API and downloads (the
+//     analysis JSON among them); exports stream game by game, one at a
+//     time.
+//   - replay.go, replay.html, replay.js: the replay page: the board and
+//     the score graph drawn in SVG by the server at any position
+//     (?ply=N), the move list, the positions' panels, and the script that
+//     steps through them in place (keys ← → Home End, clicks).
 //   - templates.go: the page templates (*.html) and their functions.
 //   - static.go: /static/ (style.css, refresh.js, replay.js and nothing else).
 //   - auth.go: the admin password and the pairing code's comparison.
@@ -43,9 +49,10 @@
 //   - refusals.go: refused requests logged in aggregate (at most a line
 //     per kind per [RefusalLogInterval]).
 //
-// It may import appliance/state, appliance/settings and appliance/store
-// (the token's form, the kinds of storage failure), bot/record and
-// engines/othello (the games and their replay), flipsight (the token's
-// type) and config (the token's environment variable's name), and never the
-// package appliance itself, which imports it.
+// It may import appliance/state, appliance/settings, appliance/ratings
+// (the rating history it draws) and appliance/store (the token's form, the
+// kinds of storage failure), bot/record and engines/othello (the games,
+// their analyses and their replay), flipsight (the token's type) and
+// config (the token's environment variable's name), and never the package
+// appliance itself, which imports it.
 package web

@@ -33,6 +33,7 @@ const (
 //	GET /api/games/{id}            one game, its JSON-lines record
 //	GET /api/games/{id}/ggf        one std game as GGF (download)
 //	GET /api/games/{id}/jsonl      one game as a JSON-lines file (download)
+//	GET /api/games/{id}/analysis   one game's analysis (bot/record's JSON; 404 until analysed)
 //	GET /api/games/export.jsonl    every game that passes the filter
 //	GET /api/games/export.ggf      every std game that passes the filter
 func (h *Handler) gameRoutes(mux *http.ServeMux) {
@@ -42,6 +43,7 @@ func (h *Handler) gameRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/export.jsonl", h.serveExport(record.FormatJSONL))
 	mux.HandleFunc("GET /api/games/export.ggf", h.serveExport(record.FormatGGF))
 	mux.HandleFunc("GET /api/games/{id}", h.serveAPIGame)
+	mux.HandleFunc("GET /api/games/{id}/analysis", h.serveAPIAnalysis)
 	mux.HandleFunc("GET /api/games/{id}/{format}", h.serveGameDownload)
 }
 
@@ -76,15 +78,39 @@ type gamesPage struct {
 	ExportGGF   template.URL
 	JSON        template.URL
 	Enabled     bool
+	// ByMode and ByOpponent tally every game that passes the filter (not
+	// only this page's); MoreOpponents counts the opponents left out.
+	ByMode        []record.Tally
+	ByOpponent    []record.Tally
+	MoreOpponents int
+	Analysed      int
+	Thresholds    [3]float64
 }
+
+// maxOpponentRows bounds the opponents the games page tallies.
+const maxOpponentRows = 12
 
 func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	p := gamesPage{pageData: pageData{Title: "Games", St: h.refreshed()}, Modes: settings.Modes(), Filter: gamesFilter(q),
 		Enabled: h.cfg.Games != nil}
+	p.Thresholds = [3]float64{record.InaccuracyLoss, record.MistakeLoss, record.BlunderLoss}
 	if h.cfg.Games != nil {
 		p.Offset = intParam(q, "offset", 0, 0, 1<<30)
-		p.Games, p.Total = h.cfg.Games.List(p.Filter, p.Offset, gamesPerPage)
+		all, _ := h.cfg.Games.List(p.Filter, 0, 0)
+		p.Total = len(all)
+		p.Games = all[min(p.Offset, len(all)):]
+		p.Games = p.Games[:min(len(p.Games), gamesPerPage)]
+		p.ByMode = record.Tallies(all, func(s record.Summary) string { return s.Mode })
+		p.ByOpponent = record.Tallies(all, func(s record.Summary) string { return s.Opponent })
+		if n := len(p.ByOpponent); n > maxOpponentRows {
+			p.MoreOpponents, p.ByOpponent = n-maxOpponentRows, p.ByOpponent[:maxOpponentRows]
+		}
+		for _, s := range all {
+			if s.Analysis != nil {
+				p.Analysed++
+			}
+		}
 	}
 	v := url.Values{}
 	for k, s := range map[string]string{"mode": p.Filter.Mode, "result": p.Filter.Result, "opponent": p.Filter.Opponent} {
@@ -125,15 +151,6 @@ type frame struct {
 	Discs [2]int
 }
 
-// replayPage is what the replay template gets.
-type replayPage struct {
-	pageData
-	Game   record.Game
-	Frames []frame
-	Error  string
-	GGF    bool
-}
-
 func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game, bool) {
 	id := r.PathValue("id")
 	if h.cfg.Games == nil || !record.ValidID(id) {
@@ -155,20 +172,6 @@ func (h *Handler) gameOr404(w http.ResponseWriter, r *http.Request) (record.Game
 		return record.Game{}, false
 	}
 	return g, true
-}
-
-func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
-	g, ok := h.gameOr404(w, r)
-	if !ok {
-		return
-	}
-	p := replayPage{pageData: pageData{Title: "Game " + g.ID, St: h.hub.Snapshot()}, Game: g, GGF: record.FormatGGF.Expresses(g.Mode)}
-	var err error
-	p.Frames, err = replayFrames(g)
-	if err != nil {
-		p.Error = err.Error()
-	}
-	h.render(w, http.StatusOK, "replay", p)
 }
 
 // replayFrames returns the positions of g, move by move, as far as they
@@ -248,6 +251,25 @@ func (h *Handler) serveAPIGame(w http.ResponseWriter, r *http.Request) {
 	if g, ok := h.apiGame(w, r); ok {
 		writeJSON(w, g)
 	}
+}
+
+func (h *Handler) serveAPIAnalysis(w http.ResponseWriter, r *http.Request) {
+	g, ok := h.apiGame(w, r)
+	if !ok {
+		return
+	}
+	a, err := h.cfg.Games.Analysis(g.ID)
+	switch {
+	case errors.Is(err, record.ErrNoAnalysis):
+		http.Error(w, "game not analysed yet", http.StatusNotFound)
+		return
+	case err != nil:
+		h.refused.note("read game analysis", "game", g.ID, "err", err)
+		http.Error(w, "analysis unreadable", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="flipbot-%s-analysis.json"`, g.ID))
+	writeJSON(w, a)
 }
 
 func (h *Handler) serveGameDownload(w http.ResponseWriter, r *http.Request) {

@@ -15,7 +15,8 @@ func (h *Handler) serveHome(w http.ResponseWriter, r *http.Request) {
 		h.render(w, http.StatusOK, "setup", pageData{Title: "Set up", St: st, CSRF: h.csrf.token(w, r), Notice: notice})
 		return
 	}
-	h.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: h.takeFlash(r), Refresh: true})
+	h.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: h.takeFlash(r), Refresh: true,
+		Ratings: newRatingGraph(h.backend.RatingHistory())})
 }
 
 // serveLive renders the live part of the status page for refresh.js.

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"time"
 
+	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
@@ -31,21 +32,34 @@ type pageData struct {
 	Modes     []string
 	Displays  []string
 	Egaroucid bool
+	// status page
+	Ratings *ratingGraph
 }
 
 func parseTemplates() (*template.Template, error) {
 	funcs := template.FuncMap{
-		"cells":     boardCells,
-		"clock":     formatClock,
-		"colorName": colorName,
-		"tokenText": tokenText,
-		"bytes":     formatBytes,
-		"uptime":    formatUptime,
-		"when":      func(t time.Time) string { return t.Format("2006-01-02 15:04") },
-		"list":      func(s ...string) []string { return s },
-		"minus1":    func(n int) int { return n - 1 },
-		"deref":     func(f *float64) float64 { return *f },
-		"ggf":       record.FormatGGF.Expresses,
+		"cells":      boardCells,
+		"clock":      formatClock,
+		"colorName":  colorName,
+		"tokenText":  tokenText,
+		"bytes":      formatBytes,
+		"uptime":     formatUptime,
+		"when":       func(t time.Time) string { return t.Format("2006-01-02 15:04") },
+		"list":       func(s ...string) []string { return s },
+		"minus1":     func(n int) int { return n - 1 },
+		"plus1":      func(n int) int { return n + 1 },
+		"plus4":      func(n int) int { return n + 4 },
+		"plus12":     func(n int) int { return n + 12 },
+		"plus16":     func(n int) int { return n + 16 },
+		"minus4":     func(n int) int { return n - 4 },
+		"secs":       func(ms int64) string { return fmt.Sprintf("%.1f", float64(ms)/1000) },
+		"signed":     func(v float64) string { return fmt.Sprintf("%+.1f", v) },
+		"lossMark":   lossMark,
+		"gameLoss":   gameLoss,
+		"maxRatings": func() int { return ratings.MaxSamples },
+		"tally":      func(label string, rows []record.Tally, more int) tallyView { return tallyView{label, rows, more} },
+		"deref":      func(f *float64) float64 { return *f },
+		"ggf":        record.FormatGGF.Expresses,
 	}
 	t, err := template.New("pages").Funcs(funcs).ParseFS(assets, "*.html")
 	if err != nil {
@@ -129,4 +143,30 @@ func formatUptime(s int64) string {
 		return fmt.Sprintf("%dd %s", d/(24*time.Hour), (d % (24 * time.Hour)).String())
 	}
 	return d.String()
+}
+
+// tallyView is one summary table of the games page.
+type tallyView struct {
+	Label string
+	Rows  []record.Tally
+	More  int
+}
+
+// lossView is the games list's analysis of one game: the bot's mean loss
+// per move and its worst move (black's for games without the bot).
+type lossView struct {
+	ID    string
+	Mean  float64
+	Worst record.Worst
+	Class string
+}
+
+// gameLoss returns the analysis figures of a game's row; nil when the
+// game is not analysed.
+func gameLoss(s record.Summary) *lossView {
+	if s.Analysis == nil {
+		return nil
+	}
+	mean, _, worst := s.Analysis.Side(s.MyColor)
+	return &lossView{ID: s.ID, Mean: mean, Worst: worst, Class: record.LossClass(worst.Loss)}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/flipsight"
@@ -29,6 +30,7 @@ func (stubBackend) UseToken(context.Context, flipsight.Token) TokenUse { return 
 func (stubBackend) RemoveToken() error                                 { return nil }
 func (stubBackend) Settings() settings.Settings                        { return settings.Default() }
 func (stubBackend) ApplySettings(settings.Settings) error              { return nil }
+func (stubBackend) RatingHistory() ratings.History                     { return ratings.History{} }
 
 // testHandler is a Handler on a fresh hub with the stub backend.
 type testHandler struct {

@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -70,4 +71,72 @@ func (f Filter) Match(s Summary) bool {
 		return false
 	}
 	return true
+}
+
+// Tally counts a group of games from the bot's side: how many, won, drawn
+// and lost (the leg's result), the mean discs of the bot and of its
+// opponent (the discs that count), and, over the analysed games, the
+// bot's mean loss per move.
+type Tally struct {
+	Key                          string
+	Games, Wins, Draws, Losses   int
+	MeanDiscs, MeanOpponentDiscs float64
+	// Analysed counts the analysed games; MeanLoss is the bot's loss per
+	// move over their Moves counted moves (0 when none).
+	Analysed, Moves int
+	MeanLoss        float64
+}
+
+// Tallies groups the games the bot played (my_color 1 or 2) by key, in
+// the order of their groups' sizes (largest first, then by key).
+func Tallies(sums []Summary, key func(Summary) string) []Tally {
+	byKey := map[string]*Tally{}
+	var order []*Tally
+	loss := map[*Tally]float64{}
+	for _, s := range sums {
+		if s.MyColor != 1 && s.MyColor != 2 {
+			continue
+		}
+		k := key(s)
+		t := byKey[k]
+		if t == nil {
+			t = &Tally{Key: k}
+			byKey[k] = t
+			order = append(order, t)
+		}
+		t.Games++
+		switch s.Result {
+		case Win:
+			t.Wins++
+		case Draw:
+			t.Draws++
+		case Loss:
+			t.Losses++
+		}
+		me := s.MyColor - 1
+		t.MeanDiscs += float64(s.Discs[me])
+		t.MeanOpponentDiscs += float64(s.Discs[1-me])
+		if s.Analysis != nil {
+			mean, n, _ := s.Analysis.Side(s.MyColor)
+			t.Analysed++
+			t.Moves += n
+			loss[t] += mean * float64(n)
+		}
+	}
+	out := make([]Tally, 0, len(order))
+	for _, t := range order {
+		t.MeanDiscs /= float64(t.Games)
+		t.MeanOpponentDiscs /= float64(t.Games)
+		if t.Moves > 0 {
+			t.MeanLoss = loss[t] / float64(t.Moves)
+		}
+		out = append(out, *t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Games != out[j].Games {
+			return out[i].Games > out[j].Games
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
 }

@@ -85,3 +85,35 @@ func FuzzParseFilter(f *testing.F) {
 		}
 	})
 }
+
+func TestTallies(t *testing.T) {
+	an := func(mean float64, n int) *AnalysisSummary {
+		return &AnalysisSummary{MeanLoss: [2]float64{mean, mean + 10}, Counted: [2]int{n, n}}
+	}
+	white := func(mean float64, n int) *AnalysisSummary {
+		return &AnalysisSummary{MeanLoss: [2]float64{mean + 10, mean}, Counted: [2]int{n, n}}
+	}
+	sums := []Summary{
+		{Mode: "std", Opponent: "Edax", MyColor: 1, Result: Win, Discs: [2]int{40, 24}, Analysis: an(1, 20)},
+		{Mode: "std", Opponent: "Zebra", MyColor: 2, Result: Loss, Discs: [2]int{40, 24}, Analysis: white(3, 30)},
+		{Mode: "std", Opponent: "Edax", MyColor: 2, Result: Draw, Discs: [2]int{32, 32}},
+		{Mode: "anti", Opponent: "Edax", MyColor: 1, Result: Win, Discs: [2]int{20, 44}, Analysis: an(2, 10)},
+		{Mode: "std", Opponent: "nobody", MyColor: 0, Result: "", Discs: [2]int{33, 31}},
+	}
+	byMode := Tallies(sums, func(s Summary) string { return s.Mode })
+	require.Len(t, byMode, 2, "games without the bot are not counted")
+	std := byMode[0]
+	assert.Equal(t, "std", std.Key, "the largest group first")
+	assert.Equal(t, 3, std.Games)
+	assert.Equal(t, [3]int{1, 1, 1}, [3]int{std.Wins, std.Draws, std.Losses})
+	assert.InDelta(t, (40+24+32)/3.0, std.MeanDiscs, 1e-9, "the bot's discs, whichever its colour")
+	assert.InDelta(t, (24+40+32)/3.0, std.MeanOpponentDiscs, 1e-9)
+	assert.Equal(t, 2, std.Analysed)
+	assert.Equal(t, 50, std.Moves)
+	assert.InDelta(t, (1*20+3*30)/50.0, std.MeanLoss, 1e-9, "per move over the analysed games")
+	byOpp := Tallies(sums, func(s Summary) string { return s.Opponent })
+	assert.Equal(t, "Edax", byOpp[0].Key)
+	assert.Equal(t, 3, byOpp[0].Games)
+	assert.Equal(t, "Zebra", byOpp[1].Key)
+	assert.Empty(t, Tallies(nil, func(s Summary) string { return s.Mode }))
+}

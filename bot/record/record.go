@@ -1,5 +1,6 @@
 // Package record keeps finished games: one [Game] per leg, in JSON lines
-// on disk (see [Store]), with a GGF export for std.
+// on disk (see [Store]), with a GGF export for std, and each game's
+// [Analysis] beside it once bot/analysis has made one.
 //
 // # Schema (version 1)
 //
@@ -59,6 +60,46 @@
 // clocks of 10⁹ ms), blocked squares other than the mode's, more than
 // MaxMoves moves, and moves the rules refuse.
 //
+// # Analyses (schema 1)
+//
+// An analysis is one JSON object per game, kept by the Store beside the
+// game's record (analysis/ID.json in the store's directory; see
+// Store.SaveAnalysis). bot/analysis makes it with the built-in engine:
+//
+//	{"schema":1,"game":"123-0-1796400000000","engine":"flipbot search, depth 14, exact from 20 empties",
+//	 "analysed":"2026-12-02T16:50:01Z","elapsed_ms":41230,
+//	 "moves":[{"color":1,"move":44,"square":"e6","best":37,"best_square":"f5",
+//	           "score":2.5,"played":0.5,"loss":2,"depth":14,"exact":false},…],
+//	 "final":{"score":6,"depth":0,"exact":true},"turning_points":[31]}
+//
+// Fields:
+//   - schema: 1; a reader refuses an analysis of another schema (the game
+//     is then analysed again).
+//   - game: the id of the game analysed. engine: what analysed it (the
+//     engine and its limits; at most MaxText*4 bytes).
+//   - analysed, elapsed_ms: when it was made and how long it took.
+//   - moves: one per move of the game, in its order: color, move and square
+//     as the game's; best and best_square, the engine's best move in the
+//     position before it (−1 and "pass" for a pass); score, the best
+//     move's value for the mover and played, the played move's, both the
+//     expected final disc difference for the mover in the mode's scoring
+//     (anti: the opponent's discs less the mover's); loss, score − played
+//     (never below 0; 0 when the best move was played); depth, the depth of
+//     the search that scored the position (its empties when exact); exact,
+//     whether score is an exact solve; forced, whether the move was the only legal
+//     one (a pass, or a single move).
+//   - final: the position after the last move: score for black (the mode's
+//     scoring), depth, exact (a finished game's score is its result).
+//   - turning_points: the moves (1 = the first) after which the mover's
+//     expected outcome became worse: from a win to a draw or a loss, or from
+//     a draw to a loss (the sign of its value before and after), by an
+//     exact loss of at least an inaccuracy or a midgame one of at least a
+//     mistake.
+//
+// A move's loss is classed by [LossClass]: best below [InaccuracyLoss]
+// discs, an inaccuracy below [MistakeLoss], a mistake below [BlunderLoss],
+// a blunder from it on.
+//
 // # Files
 //
 //   - record.go: [Game], its schema and its checks.
@@ -67,6 +108,8 @@
 //     and [AppendFile].
 //   - query.go: [Filter], which games a list shows.
 //   - export.go: [Writer] and [Store.Export] (JSON lines, GGF).
+//   - analysis.go, store_analysis.go: [Analysis], its schema and checks,
+//     and the Store's analyses beside their games.
 //
 // # Imports
 //
@@ -515,6 +558,8 @@ type Summary struct {
 	Moves       int       `json:"moves"`
 	Started     time.Time `json:"started"`
 	Ended       time.Time `json:"ended"`
+	// Analysis summarises the game's analysis once there is one.
+	Analysis *AnalysisSummary `json:"analysis,omitempty"`
 }
 
 // Summary returns the game's summary.

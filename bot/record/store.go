@@ -57,6 +57,11 @@ type Options struct {
 // reported by Status, the games are kept in memory (the last 200) and
 // written when the disk takes them again.
 //
+// The analysis of a game (see "Analyses" in the package documentation) is
+// kept beside it, in analysis/ID.json, replaced whole and crash-safely
+// (SaveAnalysis), read back checked against its game (Analysis), counted
+// in the cap and deleted with its game's file; List shows its summary.
+//
 // A Store is safe for concurrent use; its mutex guards every field.
 type Store struct {
 	mu      sync.Mutex
@@ -69,6 +74,8 @@ type Store struct {
 	problem string
 	skipped int
 	loaded  bool
+	// anaBytes is the size of the analysis files of the games indexed.
+	anaBytes int64
 }
 
 type segment struct {
@@ -83,6 +90,10 @@ type entry struct {
 	seg *segment
 	off int64
 	n   int
+	// ana is the summary of the game's analysis (nil: none) and anaSize
+	// the size of its file.
+	ana     *AnalysisSummary
+	anaSize int64
 }
 
 // StoreStatus describes a Store for the pages.
@@ -96,6 +107,10 @@ type StoreStatus struct {
 	Bytes    int64  `json:"bytes"`
 	CapBytes int64  `json:"cap_bytes"`
 	Files    int    `json:"files"`
+	// Analysed counts the games with an analysis; AnalysisBytes is the
+	// size of their files (part of Bytes).
+	Analysed      int   `json:"analysed"`
+	AnalysisBytes int64 `json:"analysis_bytes"`
 }
 
 // Open returns the store of opts.Dir, reading the games already there. It
@@ -143,6 +158,7 @@ func (s *Store) load() {
 	}
 	s.loaded = true
 	s.problem = ""
+	s.loadAnalyses()
 }
 
 func segName(n int) string { return fmt.Sprintf("games-%06d.jsonl", n) }
@@ -352,21 +368,32 @@ func syncDir(dir string) {
 	}
 }
 
-// rotate deletes the oldest files while the total is over the cap, always
-// keeping the newest (under mu).
+// rotate deletes the oldest files, with the analyses of their games,
+// while the total (games and analyses) is over the cap, always keeping the
+// newest games file (under mu). The analyses go first: a crash in between
+// leaves games without analyses (analysed again), never analyses without
+// games.
 func (s *Store) rotate() {
-	total := int64(0)
+	total := s.anaBytes
 	for _, seg := range s.segs {
 		total += seg.size
 	}
 	for total > s.cap && len(s.segs) > 1 {
 		old := s.segs[0]
+		for _, e := range old.entries {
+			if e.ana != nil && s.byID[e.sum.ID] == e {
+				total -= e.anaSize
+				s.dropAnalysis(e)
+			}
+		}
 		if err := os.Remove(filepath.Join(s.dir, segName(old.num))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			s.fail(fmt.Errorf("rotate games: %w", err))
 			return
 		}
 		for _, e := range old.entries {
-			delete(s.byID, e.sum.ID)
+			if s.byID[e.sum.ID] == e {
+				delete(s.byID, e.sum.ID)
+			}
 		}
 		total -= old.size
 		s.segs = s.segs[1:]
@@ -378,9 +405,15 @@ func (s *Store) Status() StoreStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := StoreStatus{Dir: s.dir, OK: s.problem == "", Problem: s.problem, Games: len(s.byID) + len(s.unsaved),
-		Unsaved: len(s.unsaved), Skipped: s.skipped, CapBytes: s.cap, Files: len(s.segs)}
+		Unsaved: len(s.unsaved), Skipped: s.skipped, CapBytes: s.cap, Files: len(s.segs),
+		Bytes: s.anaBytes, AnalysisBytes: s.anaBytes}
 	for _, seg := range s.segs {
 		st.Bytes += seg.size
+	}
+	for _, e := range s.byID {
+		if e.ana != nil {
+			st.Analysed++
+		}
 	}
 	return st
 }
@@ -408,7 +441,12 @@ func (s *Store) summaries(keep func(Summary) bool) []Summary {
 	for _, seg := range s.segs {
 		for _, e := range seg.entries {
 			if s.byID[e.sum.ID] == e && keep(e.sum) {
-				all = append(all, e.sum)
+				sum := e.sum
+				if e.ana != nil {
+					a := *e.ana
+					sum.Analysis = &a
+				}
+				all = append(all, sum)
 			}
 		}
 	}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"unicode"
 
@@ -23,23 +26,39 @@ const gamesUsage = `usage:
   flipbot games list   [--games-dir DIR] [--mode MODE] [--result win|loss|draw|aborted] [--opponent NAME]
   flipbot games export [--games-dir DIR] --format jsonl|ggf [--out FILE] [--mode …] [--result …] [--opponent …] [ID …]
   flipbot games show   [--games-dir DIR] ID
+  flipbot games analyse [--games-dir DIR] [--redo] [--threads N] [--hash-mb MB] [--depth D] [--exact-empties E]
+                        [--mode …] [--result …] [--opponent …] [ID …]
 
 The game records flipbot keeps (--games-dir; by default where flipbot keeps
 them). list prints the games newest first (discs: the bot's first); export
 writes them oldest first as JSON lines (every mode) or GGF (std games only:
 the others are left out, and naming one is an error), to stdout or to FILE
-(replaced whole); show prints one game's moves, result and final position.
-A human match's id starts with "-": give it after "--".
+(replaced whole), list shows the bot's mean loss per move and worst move
+of the analysed games; show prints one game's moves, result and final position
+(with each move's loss and the best move once analysed). analyse scores
+every move of the games named, or of every game that passes the filters
+and has no analysis yet (newest first; --redo: analysed ones too), with
+the built-in engine, keeps each analysis beside its game (the appliance's
+pages show it), and prints one line per game with the time it took (wall
+clock and the process's CPU) and a summary per mode. A human match's id starts with "-": give it after "--".
 `
 
-// runGames runs `flipbot games list|export|show`. Exit codes: 0 done, 1
-// an error (no such directory or game, a write that failed), 2 bad usage.
+// runGames runs `flipbot games list|export|show|analyse`. Exit codes: 0
+// done, 1 an error (no such directory or game, a write that failed, an
+// analysis interrupted by a signal), 2 bad usage.
 func runGames(args []string) int {
-	return games(args, os.Getenv, os.Stdout, os.Stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return gamesCtx(ctx, args, os.Getenv, os.Stdout, os.Stderr)
 }
 
 // games is runGames with its outside world injectable (tests).
 func games(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	return gamesCtx(context.Background(), args, getenv, stdout, stderr)
+}
+
+// gamesCtx is games stopped by ctx (a signal).
+func gamesCtx(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, gamesUsage)
 		return exitUsage
@@ -51,6 +70,8 @@ func games(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 		return gamesExport(args[1:], getenv, stdout, stderr)
 	case "show":
 		return gamesShow(args[1:], getenv, stdout, stderr)
+	case "analyse", "analyze":
+		return gamesAnalyse(ctx, args[1:], getenv, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, gamesUsage)
 		return exitOK
@@ -179,10 +200,15 @@ func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tENDED\tMODE\tOPPONENT\tRESULT\tDISCS")
+	fmt.Fprintln(tw, "ID\tENDED\tMODE\tOPPONENT\tRESULT\tDISCS\tLOSS/MOVE\tWORST")
 	for _, sum := range sums {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", sum.ID, sum.Ended.Local().Format("2006-01-02 15:04"), sum.Mode,
-			orDash(printable(sum.Opponent)), resultText(sum), discsText(sum))
+		loss, worst := "-", "-"
+		if a := sum.Analysis; a != nil {
+			mean, _, w := a.Side(sum.MyColor)
+			loss, worst = fmt.Sprintf("%.2f", mean), worstText(w)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sum.ID, sum.Ended.Local().Format("2006-01-02 15:04"), sum.Mode,
+			orDash(printable(sum.Opponent)), resultText(sum), discsText(sum), loss, worst)
 	}
 	if err := tw.Flush(); err != nil {
 		return g.fail(err)
@@ -265,8 +291,15 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 	if err != nil {
 		return g.fail(err)
 	}
+	var an *record.Analysis
+	switch a, err := s.Analysis(game.ID); {
+	case err == nil:
+		an = &a
+	case !errNoAnalysis(err):
+		fmt.Fprintf(stderr, "%s: the analysis is not shown: %v\n", g.name, err)
+	}
 	bw := bufio.NewWriter(stdout)
-	err = writeGameText(bw, &game)
+	err = writeGameText(bw, &game, an)
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
@@ -277,8 +310,9 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 }
 
 // writeGameText writes a game for people: who played what, the moves in
-// the standard notation, the final position and the result.
-func writeGameText(w io.Writer, g *record.Game) error {
+// the standard notation (with each move's loss and the best move when a is
+// its analysis, nil if none), the final position and the result.
+func writeGameText(w io.Writer, g *record.Game, a *record.Analysis) error {
 	positions, err := g.Replay()
 	if err != nil {
 		return err // a kept game replays: Store checks every game it reads
@@ -331,7 +365,11 @@ func writeGameText(w io.Writer, g *record.Game) error {
 	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  #\tcolour\tmove\ttime\tleft\teval")
+	if a != nil {
+		fmt.Fprintln(tw, "  #\tcolour\tmove\ttime\tleft\tloss\tbest\tscore\teval")
+	} else {
+		fmt.Fprintln(tw, "  #\tcolour\tmove\ttime\tleft\teval")
+	}
 	for i, m := range g.Moves {
 		eval := ""
 		if m.Score != nil {
@@ -348,14 +386,35 @@ func writeGameText(w io.Writer, g *record.Game) error {
 		if eval = strings.TrimSpace(eval); eval != "" {
 			eval = "\t" + eval
 		}
-		fmt.Fprintf(tw, "%3d\t%s\t%s\t%5.2fs\t%4.1fs%s\n", i+1, othello.Color(m.Color), othello.SquareName(m.Move, size),
-			float64(m.TimeMS)/1000, float64(m.ClockMS)/1000, eval)
+		analysed := ""
+		if a != nil {
+			am := a.Moves[i]
+			analysed = fmt.Sprintf("\t%s\t%s\t%+.1f %s", lossText(am), am.BestSquare, am.Score, depthText(am.Depth, am.Exact))
+			if eval == "" {
+				eval = "\t"
+			}
+		}
+		fmt.Fprintf(tw, "%3d\t%s\t%s\t%5.2fs\t%4.1fs%s%s\n", i+1, othello.Color(m.Color), othello.SquareName(m.Move, size),
+			float64(m.TimeMS)/1000, float64(m.ClockMS)/1000, analysed, eval)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 
 	b.Reset()
+	if a != nil {
+		fmt.Fprintf(&b, "\nAnalysis %s, %s, %.1f s; loss: discs lost against the best move (inaccuracy from %g, mistake from %g, blunder from %g)\n",
+			a.Analysed.Local().Format("2006-01-02 15:04"), printable(a.Engine), float64(a.ElapsedMS)/1000,
+			record.InaccuracyLoss, record.MistakeLoss, record.BlunderLoss)
+		sum := a.Summary()
+		for c, name := range []string{"Black", "White"} {
+			mean, n, worst := sum.Side(c + 1)
+			fmt.Fprintf(&b, "%-8s mean loss %.2f over %d moves, worst %s\n", name, mean, n, worstText(worst))
+		}
+		if len(a.TurningPoints) > 0 {
+			fmt.Fprintf(&b, "Turning points: moves %s\n", plies(a.TurningPoints))
+		}
+	}
 	b.WriteString("\nFinal position (X black, O white, # blocked)\n")
 	writeBoard(&b, final)
 	fmt.Fprintf(&b, "\nResult   %s\n", resultLine(g))

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -308,4 +310,71 @@ func TestGamesListShowsNamesSafely(t *testing.T) {
 		assert.NotContains(t, out.String(), "\x1b")
 		assert.NotContains(t, out.String(), "\u202e")
 	}
+}
+
+// TestGamesAnalyse: `games analyse` analyses the games that have no
+// analysis (newest first), keeps them beside the games, prints a line per
+// game and the time per mode, leaves analysed games alone unless --redo,
+// and `games show` then prints each move's loss.
+func TestGamesAnalyse(t *testing.T) {
+	dir, gs := gamesStore(t)
+	std1, anti, grand, std2 := gs[0], gs[1], gs[2], gs[3]
+	run := func(args ...string) (int, string, string) {
+		var out, errs bytes.Buffer
+		code := games(append([]string{"analyse", "--games-dir", dir, "--threads", "1", "--hash-mb", "8", "--depth", "2",
+			"--exact-empties", "8"}, args...), noEnv, &out, &errs)
+		return code, out.String(), errs.String()
+	}
+	code, out, errs := run("--mode", "std")
+	require.Equal(t, exitOK, code, errs)
+	lines := strings.Split(out, "\n")
+	require.True(t, strings.HasPrefix(lines[0], "ID "), out)
+	assert.True(t, strings.HasPrefix(lines[1], std2.ID), "newest first: %s", out)
+	assert.True(t, strings.HasPrefix(lines[2], std1.ID), out)
+	assert.Contains(t, out, "MEAN S/GAME")
+	assert.Regexp(t, `(?m)^std +2 `, out)
+	assert.NotContains(t, out, anti.ID)
+
+	s := record.Open(record.Options{Dir: dir})
+	a, err := s.Analysis(std1.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "flipbot search, depth 2, exact from 8 empties", a.Engine)
+	assert.Len(t, a.Moves, len(std1.Moves))
+
+	var list, lerr bytes.Buffer
+	require.Equal(t, exitOK, games([]string{"list", "--games-dir", dir}, noEnv, &list, &lerr))
+	assert.Contains(t, list.String(), "LOSS/MOVE")
+	mean, _, worst := a.Summary().Side(std1.MyColor)
+	assert.Regexp(t, regexp.QuoteMeta(std1.ID)+`.* `+fmt.Sprintf("%.2f", mean)+` +`+fmt.Sprint(worst.Ply)+`\. `, list.String())
+	assert.Regexp(t, regexp.QuoteMeta(anti.ID)+`.* - +-\n`, list.String(), "not analysed yet")
+
+	code, out, errs = run()
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, anti.ID)
+	assert.Contains(t, out, grand.ID)
+	assert.NotContains(t, out, std1.ID, "analysed games are left alone")
+	code, _, errs = run()
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, errs, "nothing to analyse")
+	code, out, errs = run("--redo", std1.ID)
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, std1.ID)
+
+	var show, serr bytes.Buffer
+	require.Equal(t, exitOK, games([]string{"show", "--games-dir", dir, std1.ID}, noEnv, &show, &serr), serr.String())
+	assert.Contains(t, show.String(), "loss")
+	assert.Contains(t, show.String(), "Analysis ")
+	assert.Contains(t, show.String(), "mean loss")
+
+	code, _, errs = run("1-0-1")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "no such game")
+	code, _, _ = run("--depth", "99")
+	assert.Equal(t, exitUsage, code)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out2, errs2 bytes.Buffer
+	assert.Equal(t, exitFailure, gamesCtx(ctx, []string{"analyse", "--games-dir", dir, "--redo", std2.ID}, noEnv, &out2, &errs2))
+	assert.Contains(t, errs2.String(), "stopped")
 }

@@ -7,7 +7,7 @@
 //	flipbot [flags]                         play (the official connector's flags)
 //	flipbot challenge NAME|ID [--mode MODE] send agent_challenge (checked first; retried while
 //	                                        FlipSight's site bot variant matches are full)
-//	flipbot games list|export|show ...      the kept game records (--games-dir)
+//	flipbot games list|export|show|analyse  the kept game records (--games-dir), their analysis
 //	flipbot display-preview ...             render an appliance screen to PNG
 //	flipbot appliance [flags]               run as the Raspberry Pi appliance
 //
@@ -19,7 +19,7 @@
 // (the mode plain `flipbot` starts in, by build tag).
 //
 // It is thin: it may import config (the flags), flipsight, bot and
-// bot/record, engines, engines/external, engines/eval and engines/search
+// bot/record, bot/analysis (games analyse), engines, engines/external, engines/eval and engines/search
 // (the engine the flags ask for), engines/othello, gpio (the preview's
 // rendering) and appliance. Its tests also play against the arena.
 package main

@@ -208,9 +208,10 @@ func (o *owner) waitFor(what string, timeout time.Duration, ok func(status) bool
 
 // gameSummary is the part of an /api/games entry the tests read.
 type gameSummary struct {
-	ID    string `json:"id"`
-	Mode  string `json:"mode"`
-	Moves int    `json:"moves"`
+	ID       string          `json:"id"`
+	Mode     string          `json:"mode"`
+	Moves    int             `json:"moves"`
+	Analysis json.RawMessage `json:"analysis,omitempty"`
 }
 
 // games lists the recorded games, newest first.
@@ -256,7 +257,7 @@ func (o *owner) requireGame(want gameSummary, when string) {
 	require.NoError(o.t, err)
 	var found bool
 	for _, g := range gs {
-		found = found || g == want
+		found = found || g.ID == want.ID && g.Mode == want.Mode && g.Moves == want.Moves
 	}
 	require.True(o.t, found, "game %s listed by /api/games %s (list: %+v)", want.ID, when, gs)
 
@@ -276,7 +277,27 @@ func (o *owner) requireGame(want gameSummary, when string) {
 	code, body, err = o.get("/games/" + want.ID)
 	require.NoError(o.t, err)
 	require.Equal(o.t, http.StatusOK, code)
-	require.Equal(o.t, want.Moves+1, strings.Count(body, `class="frame"`), "the replay steps through every move %s", when)
+	require.Equal(o.t, want.Moves+1, strings.Count(body, `class="ply-info" data-ply="`), "the replay steps through every move %s", when)
+}
+
+// waitForAnalysis polls /api/games until a game with moves has its
+// analysis (made in the background while no match runs) and returns it.
+func (o *owner) waitForAnalysis(timeout time.Duration) gameSummary {
+	o.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var lastErr error
+	for time.Now().Before(deadline) {
+		gs, err := o.games()
+		for _, g := range gs {
+			if g.Moves > 0 && len(g.Analysis) > 0 && string(g.Analysis) != "null" {
+				return g
+			}
+		}
+		lastErr = err
+		time.Sleep(5 * time.Second)
+	}
+	o.t.Fatalf("no game analysed in %s (last error %v)", timeout, lastErr)
+	return gameSummary{}
 }
 
 // runTool runs a command and returns its output and error without failing.

@@ -40,7 +40,8 @@ var piLEDs = [3]struct {
 //     offering), so the bot is online and idle: green steady alone; the
 //     model and the indicators on /api/status; make update with a changed
 //     flag, which reboots the board (the firmware stand-in power-cycles
-//     it), and the bot back online with its stored token;
+//     it), and the bot back online with its stored token; idle, it
+//     analyses the game it played, and the replay draws its score graph;
 //   - card: flipbot-token.txt on the boot partition puts the bot online.
 //
 // It runs beside TestOfflineVM: most of its time is make update's upload
@@ -105,6 +106,16 @@ func TestEmulatedPi(t *testing.T) {
 		g.update(t, vars, o, "update")
 		assert.Greater(t, g.v.Boots(), boots, "the update rebooted the board: the supervisor powered it on again")
 		t.Logf("make update: online again %.0f s after it began", time.Since(start).Seconds())
+		// Idle, the device analyses its games in the background: the
+		// games page lists the analysis, the replay draws the score graph.
+		start = time.Now()
+		game := o.waitForAnalysis(10 * time.Minute)
+		t.Logf("game %s (%s, %d moves) analysed, %.0f s after the bot was back", game.ID, game.Mode, game.Moves, time.Since(start).Seconds())
+		httpStatus, body, err := o.get("/games/" + game.ID)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, httpStatus)
+		assert.Contains(t, body, `id="g-cur"`, "the replay's score graph")
+		assert.Equal(t, game.Moves+1, strings.Count(body, `class="ply-info" data-ply="`), "every position of the replay")
 		for _, l := range g.log.Lines() {
 			assert.NotContains(t, l, instance.OfflineToken, "the token is never logged")
 		}

@@ -58,6 +58,8 @@ func House() Table {
 		asettings   = "appliance/settings"
 		astore      = "appliance/store"
 		aweb        = "appliance/web"
+		aratings    = "appliance/ratings"
+		analysis    = "bot/analysis"
 		abootfs     = "appliance/bootfs"
 		egaroucid   = "engines/egaroucid"
 		nboard      = "engines/nboard"
@@ -76,11 +78,11 @@ func House() Table {
 	)
 	return Table{
 		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/text"},
-		TestLeaves: []string{"internal/testutil", "internal/winetest"},
+		TestLeaves: []string{"internal/testutil", "internal/testutil/browser", "internal/winetest"},
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
 			{Pkg: "cmd/flipbot", Layer: LayerCommand,
-				Imports: []string{appliance, bot, record, config, engines, eval, external, othello, search, flipsight, gpio},
+				Imports: []string{appliance, bot, analysis, record, config, engines, eval, external, othello, search, flipsight, gpio},
 				Tests:   []string{arena, egaroucidT, ggf},
 				Why:     "the connector, its games and challenge tools, the display preview and the appliance's entry point; its tests play against the arena"},
 			{Pkg: "cmd/flipbot-arena", Layer: LayerCommand,
@@ -102,12 +104,16 @@ func House() Table {
 
 			// The device runtime.
 			{Pkg: appliance, Layer: LayerDevice,
-				Imports: []string{abootfs, asettings, astate, astore, aweb, bot, record, config, engines, egaroucid, eval, othello, route, search, sizing, flipsight, gpio},
+				Imports: []string{abootfs, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, route, search, sizing, flipsight, gpio},
 				Tests:   []string{arena, egaroucidT, ggf, proc},
 				Why:     "runs the device: a bot with its engines composed for the device, the pages, the files, the indicators; its end-to-end tests play against the arena"},
 			{Pkg: aweb, Layer: LayerDevice,
-				Imports: []string{astate, asettings, astore, record, config, othello, flipsight},
-				Why:     "the pages: the status they show, the settings and token forms, the game records they list and replay; never the package appliance, which imports it"},
+				Imports: []string{astate, asettings, aratings, astore, record, config, othello, flipsight},
+				Tests:   []string{analysis, search},
+				Why:     "the pages: the status they show, the settings and token forms, the game records and analyses they list and replay, the rating history they draw; never the package appliance, which imports it"},
+			{Pkg: aratings, Layer: LayerDevice,
+				Imports: []string{astore},
+				Why:     "the bot's rating over time, kept on /perm (the atomic file of appliance/store)"},
 			{Pkg: asettings, Layer: LayerDevice,
 				Imports: []string{astate, astore, gpio},
 				Why:     "the owner's settings: the status's summary of them, their file, the display types and default pins"},
@@ -121,6 +127,9 @@ func House() Table {
 				Why: "the device's own boot partition, read with internal/fat"},
 
 			// The player and the local server.
+			{Pkg: analysis, Layer: LayerPlayer,
+				Imports: []string{record, engines, othello, search},
+				Why:     "a finished game analysed by the built-in engine: every move's loss, the turning points; the record's analysis type"},
 			{Pkg: record, Layer: LayerPlayer,
 				Imports: []string{ggf, othello, flipsight},
 				Why:     "finished games: the rules replay them, GGF exports them, the wire's limits bound them"},
