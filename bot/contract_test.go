@@ -222,7 +222,7 @@ func TestIdlePollsWhileTheStreamIsDown(t *testing.T) {
 	})
 	waitOnline(t, fs, br)
 	from := time.Now()
-	time.Sleep(4 * time.Second)
+	time.Sleep(6 * time.Second)
 	gaps := rec.pollGaps(from)
 	require.GreaterOrEqual(t, len(gaps), 5, "polls at least every %v for 4 s", idle)
 	for _, g := range gaps {
@@ -334,7 +334,10 @@ func TestPollsStartAnIntervalApart(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{clock: 60 * time.Second})
 	rec := newRecorder(t, fs)
-	const every, delay = 500 * time.Millisecond, 300 * time.Millisecond
+	// An interval of 1 s and answers 600 ms late: start to start the gaps
+	// are 1 s, answer to start they would be 1.6 s; the test's bound lies
+	// between, with room for a loaded machine under the race detector.
+	const every, delay = time.Second, 600 * time.Millisecond
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, c *flipsight.Config) {
 		c.APIURL = rec.apiURL()
 		o.NoStream = true
@@ -346,7 +349,7 @@ func TestPollsStartAnIntervalApart(t *testing.T) {
 	rec.pollDelay = delay
 	rec.mu.Unlock()
 	from := time.Now()
-	time.Sleep(4 * time.Second)
+	time.Sleep(6 * time.Second)
 	gaps := rec.pollGaps(from)
 	require.GreaterOrEqual(t, len(gaps), 4)
 	var sum time.Duration
