@@ -238,7 +238,7 @@ func House() Table {
 				Exceptions: []Exception{
 					{Import: ledPkg, TestOnly: true, Why: "the emulated Pi's test reads the LEDs back from the SoC and recognises gpio/led's own patterns in them (led.Recognise); gpio/led imports nothing of gokrazy"},
 				},
-				Why:   "the image tests: build, read back and boot the image with the gokrazy tools"},
+				Why: "the image tests: build, read back and boot the image with the gokrazy tools"},
 			{Pkg: vm, Layer: LayerBase,
 				Imports: []string{disk},
 				Why:     "boots images under QEMU: the card's partitions and boot files through gokrazy/disk"},
