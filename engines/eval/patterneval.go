@@ -18,7 +18,6 @@ type Pattern struct {
 	sq8    [][]uint8 // instance squares (10×10)
 	class  []int     // per instance: offset of its class in a phase (10×10)
 	fast   *fast8
-	fast10 *fast10
 	limit  int // scores stay inside ±limit
 }
 
@@ -36,8 +35,8 @@ func NewPattern(w *Weights) (*Pattern, error) {
 	e := &Pattern{mode: w.Mode, layout: l, w: w.W, limit: (l.playable - 1) * Disc}
 	if l.size == 8 {
 		e.fast = newFast8(l)
-	} else {
-		e.fast10 = newFast10(l)
+	} else if l.extra != patternWeights10 {
+		return nil, fmt.Errorf("pattern evaluation of %s: the layout has %d pattern weights a phase, fast10_gen.go was generated for %d", w.Mode, l.extra, patternWeights10)
 	}
 	for _, in := range l.instances {
 		e.sq8 = append(e.sq8, in.squares)
@@ -68,6 +67,6 @@ func (e *Pattern) Score10(p, o othello.Bits) int {
 	for _, x := range l.mobility(p, o) {
 		s += int(w[x])
 	}
-	s += e.fast10.score(w, p, o)
+	s += patterns10((*[patternWeights10]int16)(w), p, o)
 	return max(-e.limit, min(e.limit, s))
 }
