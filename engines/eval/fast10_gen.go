@@ -9,110 +9,7 @@ const patternWeights10 = 462510
 
 // patterns10 returns the sum of the pattern weights w of one phase for p, o.
 func patterns10(w *[patternWeights10]int16, p, o othello.Bits) int {
-	pr0 := p.Lo >> 0 & 0x3ff
-	pr1 := p.Lo >> 10 & 0x3ff
-	pr2 := p.Lo >> 20 & 0x3ff
-	pr3 := p.Lo >> 30 & 0x3ff
-	pr4 := p.Lo >> 40 & 0x3ff
-	pr5 := p.Lo >> 50 & 0x3ff
-	pr6 := (p.Lo>>60 | p.Hi<<4) & 0x3ff
-	pr7 := p.Hi >> 6 & 0x3ff
-	pr8 := p.Hi >> 16 & 0x3ff
-	pr9 := p.Hi >> 26 & 0x3ff
-	pc0 := (p.Lo>>0&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>6&0x100401)*0x40201>>18&0x7)<<7
-	pc1 := (p.Lo>>1&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>7&0x100401)*0x40201>>18&0x7)<<7
-	pc2 := (p.Lo>>2&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>8&0x100401)*0x40201>>18&0x7)<<7
-	pc3 := (p.Lo>>3&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>9&0x100401)*0x40201>>18&0x7)<<7
-	pc4 := (p.Lo>>4&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>0&0x40100401)*0x8040201>>27&0xf)<<6
-	pc5 := (p.Lo>>5&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>1&0x40100401)*0x8040201>>27&0xf)<<6
-	pc6 := (p.Lo>>6&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>2&0x40100401)*0x8040201>>27&0xf)<<6
-	pc7 := (p.Lo>>7&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>3&0x40100401)*0x8040201>>27&0xf)<<6
-	pc8 := (p.Lo>>8&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>4&0x40100401)*0x8040201>>27&0xf)<<6
-	pc9 := (p.Lo>>9&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>5&0x40100401)*0x8040201>>27&0xf)<<6
-	or0 := o.Lo >> 0 & 0x3ff
-	or1 := o.Lo >> 10 & 0x3ff
-	or2 := o.Lo >> 20 & 0x3ff
-	or3 := o.Lo >> 30 & 0x3ff
-	or4 := o.Lo >> 40 & 0x3ff
-	or5 := o.Lo >> 50 & 0x3ff
-	or6 := (o.Lo>>60 | o.Hi<<4) & 0x3ff
-	or7 := o.Hi >> 6 & 0x3ff
-	or8 := o.Hi >> 16 & 0x3ff
-	or9 := o.Hi >> 26 & 0x3ff
-	oc0 := (o.Lo>>0&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>6&0x100401)*0x40201>>18&0x7)<<7
-	oc1 := (o.Lo>>1&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>7&0x100401)*0x40201>>18&0x7)<<7
-	oc2 := (o.Lo>>2&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>8&0x100401)*0x40201>>18&0x7)<<7
-	oc3 := (o.Lo>>3&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>9&0x100401)*0x40201>>18&0x7)<<7
-	oc4 := (o.Lo>>4&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>0&0x40100401)*0x8040201>>27&0xf)<<6
-	oc5 := (o.Lo>>5&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>1&0x40100401)*0x8040201>>27&0xf)<<6
-	oc6 := (o.Lo>>6&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>2&0x40100401)*0x8040201>>27&0xf)<<6
-	oc7 := (o.Lo>>7&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>3&0x40100401)*0x8040201>>27&0xf)<<6
-	oc8 := (o.Lo>>8&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>4&0x40100401)*0x8040201>>27&0xf)<<6
-	oc9 := (o.Lo>>9&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>5&0x40100401)*0x8040201>>27&0xf)<<6
-	// edge10, symmetry 0: [0 1 2 3 4 5 6 7 8 9]
-	s := int(w[0+int(tri10[(pr0)&0x3ff])+2*int(tri10[(or0)&0x3ff])])
-	// edge10, symmetry 1: [0 10 20 30 40 50 60 70 80 90]
-	s += int(w[0+int(tri10[(pc0)&0x3ff])+2*int(tri10[(oc0)&0x3ff])])
-	// edge10, symmetry 2: [90 91 92 93 94 95 96 97 98 99]
-	s += int(w[0+int(tri10[(pr9)&0x3ff])+2*int(tri10[(or9)&0x3ff])])
-	// edge10, symmetry 5: [99 89 79 69 59 49 39 29 19 9]
-	s += int(w[0+int(tri10rev[(pc9)&0x3ff])+2*int(tri10rev[(oc9)&0x3ff])])
-	// corner3x3, symmetry 0: [0 1 2 10 11 12 20 21 22]
-	s += int(w[59049+int(tri10[(pr0&0x7|(pr1&0x7)<<3|(pr2&0x7)<<6)&0x3ff])+2*int(tri10[(or0&0x7|(or1&0x7)<<3|(or2&0x7)<<6)&0x3ff])])
-	// corner3x3, symmetry 2: [90 91 92 80 81 82 70 71 72]
-	s += int(w[59049+int(tri10[(pr9&0x7|(pr8&0x7)<<3|(pr7&0x7)<<6)&0x3ff])+2*int(tri10[(or9&0x7|(or8&0x7)<<3|(or7&0x7)<<6)&0x3ff])])
-	// corner3x3, symmetry 3: [9 8 7 19 18 17 29 28 27]
-	s += int(w[59049+int(tri10rev[((pr0>>7)<<6|(pr1>>7)<<3|pr2>>7)<<1&0x3ff])+2*int(tri10rev[((or0>>7)<<6|(or1>>7)<<3|or2>>7)<<1&0x3ff])])
-	// corner3x3, symmetry 4: [99 98 97 89 88 87 79 78 77]
-	s += int(w[59049+int(tri10rev[((pr9>>7)<<6|(pr8>>7)<<3|pr7>>7)<<1&0x3ff])+2*int(tri10rev[((or9>>7)<<6|(or8>>7)<<3|or7>>7)<<1&0x3ff])])
-	// corner2x5, symmetry 0: [0 1 2 3 4 10 11 12 13 14]
-	s += int(w[78732+int(tri10[(pr0&0x1f|(pr1&0x1f)<<5)&0x3ff])+2*int(tri10[(or0&0x1f|(or1&0x1f)<<5)&0x3ff])])
-	// corner2x5, symmetry 1: [0 10 20 30 40 1 11 21 31 41]
-	s += int(w[78732+int(tri10[(pc0&0x1f|(pc1&0x1f)<<5)&0x3ff])+2*int(tri10[(oc0&0x1f|(oc1&0x1f)<<5)&0x3ff])])
-	// corner2x5, symmetry 2: [90 91 92 93 94 80 81 82 83 84]
-	s += int(w[78732+int(tri10[(pr9&0x1f|(pr8&0x1f)<<5)&0x3ff])+2*int(tri10[(or9&0x1f|(or8&0x1f)<<5)&0x3ff])])
-	// corner2x5, symmetry 3: [9 8 7 6 5 19 18 17 16 15]
-	s += int(w[78732+int(tri10rev[((pr0>>5)<<5|pr1>>5)&0x3ff])+2*int(tri10rev[((or0>>5)<<5|or1>>5)&0x3ff])])
-	// corner2x5, symmetry 4: [99 98 97 96 95 89 88 87 86 85]
-	s += int(w[78732+int(tri10rev[((pr9>>5)<<5|pr8>>5)&0x3ff])+2*int(tri10rev[((or9>>5)<<5|or8>>5)&0x3ff])])
-	// corner2x5, symmetry 5: [99 89 79 69 59 98 88 78 68 58]
-	s += int(w[78732+int(tri10rev[((pc9>>5)<<5|pc8>>5)&0x3ff])+2*int(tri10rev[((oc9>>5)<<5|oc8>>5)&0x3ff])])
-	// corner2x5, symmetry 6: [9 19 29 39 49 8 18 28 38 48]
-	s += int(w[78732+int(tri10[(pc9&0x1f|(pc8&0x1f)<<5)&0x3ff])+2*int(tri10[(oc9&0x1f|(oc8&0x1f)<<5)&0x3ff])])
-	// corner2x5, symmetry 7: [90 80 70 60 50 91 81 71 61 51]
-	s += int(w[78732+int(tri10rev[((pc0>>5)<<5|pc1>>5)&0x3ff])+2*int(tri10rev[((oc0>>5)<<5|oc1>>5)&0x3ff])])
-	// row2, symmetry 0: [10 11 12 13 14 15 16 17 18 19]
-	s += int(w[137781+int(tri10[(pr1)&0x3ff])+2*int(tri10[(or1)&0x3ff])])
-	// row2, symmetry 1: [1 11 21 31 41 51 61 71 81 91]
-	s += int(w[137781+int(tri10[(pc1)&0x3ff])+2*int(tri10[(oc1)&0x3ff])])
-	// row2, symmetry 2: [80 81 82 83 84 85 86 87 88 89]
-	s += int(w[137781+int(tri10[(pr8)&0x3ff])+2*int(tri10[(or8)&0x3ff])])
-	// row2, symmetry 5: [98 88 78 68 58 48 38 28 18 8]
-	s += int(w[137781+int(tri10rev[(pc8)&0x3ff])+2*int(tri10rev[(oc8)&0x3ff])])
-	// row3, symmetry 0: [20 21 22 23 24 25 26 27 28 29]
-	s += int(w[196830+int(tri10[(pr2)&0x3ff])+2*int(tri10[(or2)&0x3ff])])
-	// row3, symmetry 1: [2 12 22 32 42 52 62 72 82 92]
-	s += int(w[196830+int(tri10[(pc2)&0x3ff])+2*int(tri10[(oc2)&0x3ff])])
-	// row3, symmetry 2: [70 71 72 73 74 75 76 77 78 79]
-	s += int(w[196830+int(tri10[(pr7)&0x3ff])+2*int(tri10[(or7)&0x3ff])])
-	// row3, symmetry 5: [97 87 77 67 57 47 37 27 17 7]
-	s += int(w[196830+int(tri10rev[(pc7)&0x3ff])+2*int(tri10rev[(oc7)&0x3ff])])
-	// row4, symmetry 0: [30 31 32 33 34 35 36 37 38 39]
-	s += int(w[255879+int(tri10[(pr3)&0x3ff])+2*int(tri10[(or3)&0x3ff])])
-	// row4, symmetry 1: [3 13 23 33 43 53 63 73 83 93]
-	s += int(w[255879+int(tri10[(pc3)&0x3ff])+2*int(tri10[(oc3)&0x3ff])])
-	// row4, symmetry 2: [60 61 62 63 64 65 66 67 68 69]
-	s += int(w[255879+int(tri10[(pr6)&0x3ff])+2*int(tri10[(or6)&0x3ff])])
-	// row4, symmetry 5: [96 86 76 66 56 46 36 26 16 6]
-	s += int(w[255879+int(tri10rev[(pc6)&0x3ff])+2*int(tri10rev[(oc6)&0x3ff])])
-	// row5, symmetry 0: [40 41 42 43 44 45 46 47 48 49]
-	s += int(w[314928+int(tri10[(pr4)&0x3ff])+2*int(tri10[(or4)&0x3ff])])
-	// row5, symmetry 1: [4 14 24 34 44 54 64 74 84 94]
-	s += int(w[314928+int(tri10[(pc4)&0x3ff])+2*int(tri10[(oc4)&0x3ff])])
-	// row5, symmetry 2: [50 51 52 53 54 55 56 57 58 59]
-	s += int(w[314928+int(tri10[(pr5)&0x3ff])+2*int(tri10[(or5)&0x3ff])])
-	// row5, symmetry 5: [95 85 75 65 55 45 35 25 15 5]
-	s += int(w[314928+int(tri10rev[(pc5)&0x3ff])+2*int(tri10rev[(oc5)&0x3ff])])
+	s := 0
 	// diag10, symmetry 0: [0 11 22 33 44 55 66 77 88 99]
 	s += int(w[373977+int(tri10[((p.Lo>>0&0x80100200400801)*0x4010040100401>>50&0x3f|((p.Hi>>2&0x200400801)*0x40100401>>30&0xf)<<6)&0x3ff])+2*int(tri10[((o.Lo>>0&0x80100200400801)*0x4010040100401>>50&0x3f|((o.Hi>>2&0x200400801)*0x40100401>>30&0xf)<<6)&0x3ff])])
 	// diag10, symmetry 2: [90 81 72 63 54 45 36 27 18 9]
@@ -165,5 +62,109 @@ func patterns10(w *[patternWeights10]int16, p, o othello.Bits) int {
 	s += int(w[462429+int(tri10rev[((p.Lo>>0&0x0)*0x0>>0&0x0|((p.Hi>>5&0x8040201)*0x1010101>>24&0xf)<<0)<<6&0x3ff])+2*int(tri10rev[((o.Lo>>0&0x0)*0x0>>0&0x0|((o.Hi>>5&0x8040201)*0x1010101>>24&0xf)<<0)<<6&0x3ff])])
 	// diag4, symmetry 3: [3 12 21 30]
 	s += int(w[462429+int(tri10[((p.Lo>>3&0x8040201)*0x1010101>>24&0xf)&0x3ff])+2*int(tri10[((o.Lo>>3&0x8040201)*0x1010101>>24&0xf)&0x3ff])])
+	pr0 := p.Lo >> 0 & 0x3ff
+	or0 := o.Lo >> 0 & 0x3ff
+	// edge10, symmetry 0: [0 1 2 3 4 5 6 7 8 9]
+	s += int(w[0+int(tri10[(pr0)&0x3ff])+2*int(tri10[(or0)&0x3ff])])
+	pr1 := p.Lo >> 10 & 0x3ff
+	or1 := o.Lo >> 10 & 0x3ff
+	// corner2x5, symmetry 0: [0 1 2 3 4 10 11 12 13 14]
+	s += int(w[78732+int(tri10[(pr0&0x1f|(pr1&0x1f)<<5)&0x3ff])+2*int(tri10[(or0&0x1f|(or1&0x1f)<<5)&0x3ff])])
+	// corner2x5, symmetry 3: [9 8 7 6 5 19 18 17 16 15]
+	s += int(w[78732+int(tri10rev[((pr0>>5)<<5|pr1>>5)&0x3ff])+2*int(tri10rev[((or0>>5)<<5|or1>>5)&0x3ff])])
+	pr2 := p.Lo >> 20 & 0x3ff
+	or2 := o.Lo >> 20 & 0x3ff
+	// corner3x3, symmetry 0: [0 1 2 10 11 12 20 21 22]
+	s += int(w[59049+int(tri10[(pr0&0x7|(pr1&0x7)<<3|(pr2&0x7)<<6)&0x3ff])+2*int(tri10[(or0&0x7|(or1&0x7)<<3|(or2&0x7)<<6)&0x3ff])])
+	// corner3x3, symmetry 3: [9 8 7 19 18 17 29 28 27]
+	s += int(w[59049+int(tri10rev[((pr0>>7)<<6|(pr1>>7)<<3|pr2>>7)<<1&0x3ff])+2*int(tri10rev[((or0>>7)<<6|(or1>>7)<<3|or2>>7)<<1&0x3ff])])
+	// row2, symmetry 0: [10 11 12 13 14 15 16 17 18 19]
+	s += int(w[137781+int(tri10[(pr1)&0x3ff])+2*int(tri10[(or1)&0x3ff])])
+	// row3, symmetry 0: [20 21 22 23 24 25 26 27 28 29]
+	s += int(w[196830+int(tri10[(pr2)&0x3ff])+2*int(tri10[(or2)&0x3ff])])
+	pr3 := p.Lo >> 30 & 0x3ff
+	or3 := o.Lo >> 30 & 0x3ff
+	// row4, symmetry 0: [30 31 32 33 34 35 36 37 38 39]
+	s += int(w[255879+int(tri10[(pr3)&0x3ff])+2*int(tri10[(or3)&0x3ff])])
+	pr4 := p.Lo >> 40 & 0x3ff
+	or4 := o.Lo >> 40 & 0x3ff
+	// row5, symmetry 0: [40 41 42 43 44 45 46 47 48 49]
+	s += int(w[314928+int(tri10[(pr4)&0x3ff])+2*int(tri10[(or4)&0x3ff])])
+	pr5 := p.Lo >> 50 & 0x3ff
+	or5 := o.Lo >> 50 & 0x3ff
+	// row5, symmetry 2: [50 51 52 53 54 55 56 57 58 59]
+	s += int(w[314928+int(tri10[(pr5)&0x3ff])+2*int(tri10[(or5)&0x3ff])])
+	pr6 := (p.Lo>>60 | p.Hi<<4) & 0x3ff
+	or6 := (o.Lo>>60 | o.Hi<<4) & 0x3ff
+	// row4, symmetry 2: [60 61 62 63 64 65 66 67 68 69]
+	s += int(w[255879+int(tri10[(pr6)&0x3ff])+2*int(tri10[(or6)&0x3ff])])
+	pr7 := p.Hi >> 6 & 0x3ff
+	or7 := o.Hi >> 6 & 0x3ff
+	// row3, symmetry 2: [70 71 72 73 74 75 76 77 78 79]
+	s += int(w[196830+int(tri10[(pr7)&0x3ff])+2*int(tri10[(or7)&0x3ff])])
+	pr8 := p.Hi >> 16 & 0x3ff
+	or8 := o.Hi >> 16 & 0x3ff
+	pr9 := p.Hi >> 26 & 0x3ff
+	or9 := o.Hi >> 26 & 0x3ff
+	// corner3x3, symmetry 2: [90 91 92 80 81 82 70 71 72]
+	s += int(w[59049+int(tri10[(pr9&0x7|(pr8&0x7)<<3|(pr7&0x7)<<6)&0x3ff])+2*int(tri10[(or9&0x7|(or8&0x7)<<3|(or7&0x7)<<6)&0x3ff])])
+	// corner3x3, symmetry 4: [99 98 97 89 88 87 79 78 77]
+	s += int(w[59049+int(tri10rev[((pr9>>7)<<6|(pr8>>7)<<3|pr7>>7)<<1&0x3ff])+2*int(tri10rev[((or9>>7)<<6|(or8>>7)<<3|or7>>7)<<1&0x3ff])])
+	// row2, symmetry 2: [80 81 82 83 84 85 86 87 88 89]
+	s += int(w[137781+int(tri10[(pr8)&0x3ff])+2*int(tri10[(or8)&0x3ff])])
+	// corner2x5, symmetry 2: [90 91 92 93 94 80 81 82 83 84]
+	s += int(w[78732+int(tri10[(pr9&0x1f|(pr8&0x1f)<<5)&0x3ff])+2*int(tri10[(or9&0x1f|(or8&0x1f)<<5)&0x3ff])])
+	// corner2x5, symmetry 4: [99 98 97 96 95 89 88 87 86 85]
+	s += int(w[78732+int(tri10rev[((pr9>>5)<<5|pr8>>5)&0x3ff])+2*int(tri10rev[((or9>>5)<<5|or8>>5)&0x3ff])])
+	// edge10, symmetry 2: [90 91 92 93 94 95 96 97 98 99]
+	s += int(w[0+int(tri10[(pr9)&0x3ff])+2*int(tri10[(or9)&0x3ff])])
+	pc0 := (p.Lo>>0&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>6&0x100401)*0x40201>>18&0x7)<<7
+	oc0 := (o.Lo>>0&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>6&0x100401)*0x40201>>18&0x7)<<7
+	// edge10, symmetry 1: [0 10 20 30 40 50 60 70 80 90]
+	s += int(w[0+int(tri10[(pc0)&0x3ff])+2*int(tri10[(oc0)&0x3ff])])
+	pc1 := (p.Lo>>1&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>7&0x100401)*0x40201>>18&0x7)<<7
+	oc1 := (o.Lo>>1&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>7&0x100401)*0x40201>>18&0x7)<<7
+	// corner2x5, symmetry 1: [0 10 20 30 40 1 11 21 31 41]
+	s += int(w[78732+int(tri10[(pc0&0x1f|(pc1&0x1f)<<5)&0x3ff])+2*int(tri10[(oc0&0x1f|(oc1&0x1f)<<5)&0x3ff])])
+	// corner2x5, symmetry 7: [90 80 70 60 50 91 81 71 61 51]
+	s += int(w[78732+int(tri10rev[((pc0>>5)<<5|pc1>>5)&0x3ff])+2*int(tri10rev[((oc0>>5)<<5|oc1>>5)&0x3ff])])
+	// row2, symmetry 1: [1 11 21 31 41 51 61 71 81 91]
+	s += int(w[137781+int(tri10[(pc1)&0x3ff])+2*int(tri10[(oc1)&0x3ff])])
+	pc2 := (p.Lo>>2&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>8&0x100401)*0x40201>>18&0x7)<<7
+	oc2 := (o.Lo>>2&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>8&0x100401)*0x40201>>18&0x7)<<7
+	// row3, symmetry 1: [2 12 22 32 42 52 62 72 82 92]
+	s += int(w[196830+int(tri10[(pc2)&0x3ff])+2*int(tri10[(oc2)&0x3ff])])
+	pc3 := (p.Lo>>3&0x1004010040100401)*0x40201008040201>>54&0x7f | ((p.Hi>>9&0x100401)*0x40201>>18&0x7)<<7
+	oc3 := (o.Lo>>3&0x1004010040100401)*0x40201008040201>>54&0x7f | ((o.Hi>>9&0x100401)*0x40201>>18&0x7)<<7
+	// row4, symmetry 1: [3 13 23 33 43 53 63 73 83 93]
+	s += int(w[255879+int(tri10[(pc3)&0x3ff])+2*int(tri10[(oc3)&0x3ff])])
+	pc4 := (p.Lo>>4&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>0&0x40100401)*0x8040201>>27&0xf)<<6
+	oc4 := (o.Lo>>4&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>0&0x40100401)*0x8040201>>27&0xf)<<6
+	// row5, symmetry 1: [4 14 24 34 44 54 64 74 84 94]
+	s += int(w[314928+int(tri10[(pc4)&0x3ff])+2*int(tri10[(oc4)&0x3ff])])
+	pc5 := (p.Lo>>5&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>1&0x40100401)*0x8040201>>27&0xf)<<6
+	oc5 := (o.Lo>>5&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>1&0x40100401)*0x8040201>>27&0xf)<<6
+	// row5, symmetry 5: [95 85 75 65 55 45 35 25 15 5]
+	s += int(w[314928+int(tri10rev[(pc5)&0x3ff])+2*int(tri10rev[(oc5)&0x3ff])])
+	pc6 := (p.Lo>>6&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>2&0x40100401)*0x8040201>>27&0xf)<<6
+	oc6 := (o.Lo>>6&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>2&0x40100401)*0x8040201>>27&0xf)<<6
+	// row4, symmetry 5: [96 86 76 66 56 46 36 26 16 6]
+	s += int(w[255879+int(tri10rev[(pc6)&0x3ff])+2*int(tri10rev[(oc6)&0x3ff])])
+	pc7 := (p.Lo>>7&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>3&0x40100401)*0x8040201>>27&0xf)<<6
+	oc7 := (o.Lo>>7&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>3&0x40100401)*0x8040201>>27&0xf)<<6
+	// row3, symmetry 5: [97 87 77 67 57 47 37 27 17 7]
+	s += int(w[196830+int(tri10rev[(pc7)&0x3ff])+2*int(tri10rev[(oc7)&0x3ff])])
+	pc8 := (p.Lo>>8&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>4&0x40100401)*0x8040201>>27&0xf)<<6
+	oc8 := (o.Lo>>8&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>4&0x40100401)*0x8040201>>27&0xf)<<6
+	// row2, symmetry 5: [98 88 78 68 58 48 38 28 18 8]
+	s += int(w[137781+int(tri10rev[(pc8)&0x3ff])+2*int(tri10rev[(oc8)&0x3ff])])
+	pc9 := (p.Lo>>9&0x4010040100401)*0x201008040201>>45&0x3f | ((p.Hi>>5&0x40100401)*0x8040201>>27&0xf)<<6
+	oc9 := (o.Lo>>9&0x4010040100401)*0x201008040201>>45&0x3f | ((o.Hi>>5&0x40100401)*0x8040201>>27&0xf)<<6
+	// corner2x5, symmetry 5: [99 89 79 69 59 98 88 78 68 58]
+	s += int(w[78732+int(tri10rev[((pc9>>5)<<5|pc8>>5)&0x3ff])+2*int(tri10rev[((oc9>>5)<<5|oc8>>5)&0x3ff])])
+	// corner2x5, symmetry 6: [9 19 29 39 49 8 18 28 38 48]
+	s += int(w[78732+int(tri10[(pc9&0x1f|(pc8&0x1f)<<5)&0x3ff])+2*int(tri10[(oc9&0x1f|(oc8&0x1f)<<5)&0x3ff])])
+	// edge10, symmetry 5: [99 89 79 69 59 49 39 29 19 9]
+	s += int(w[0+int(tri10rev[(pc9)&0x3ff])+2*int(tri10rev[(oc9)&0x3ff])])
 	return s
 }

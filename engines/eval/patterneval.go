@@ -19,6 +19,9 @@ type Pattern struct {
 	class  []int     // per instance: offset of its class in a phase (10×10)
 	fast   *fast8
 	limit  int // scores stay inside ±limit
+	// phase10[n] is the first weight of the phase of a 10×10 position
+	// with n empty playable squares.
+	phase10 []int
 }
 
 var (
@@ -35,8 +38,13 @@ func NewPattern(w *Weights) (*Pattern, error) {
 	e := &Pattern{mode: w.Mode, layout: l, w: w.W, limit: (l.playable - 1) * Disc}
 	if l.size == 8 {
 		e.fast = newFast8(l)
-	} else if l.extra != patternWeights10 {
-		return nil, fmt.Errorf("pattern evaluation of %s: the layout has %d pattern weights a phase, fast10_gen.go was generated for %d", w.Mode, l.extra, patternWeights10)
+	} else {
+		if l.extra != patternWeights10 {
+			return nil, fmt.Errorf("pattern evaluation of %s: the layout has %d pattern weights a phase, fast10_gen.go was generated for %d", w.Mode, l.extra, patternWeights10)
+		}
+		for n := 0; n <= l.playable; n++ {
+			e.phase10 = append(e.phase10, l.Phase(n)*l.perPhase)
+		}
 	}
 	for _, in := range l.instances {
 		e.sq8 = append(e.sq8, in.squares)
@@ -61,10 +69,10 @@ func (e *Pattern) Score8(p, o uint64, pLeft, oLeft int) int {
 // Score10 implements [Evaluator10].
 func (e *Pattern) Score10(p, o othello.Bits) int {
 	l := e.layout
-	empties := l.playable - p.Or(o).Count()
-	w := e.w[l.Phase(empties)*l.perPhase:]
+	empty := l.open.AndNot(p.Or(o))
+	w := e.w[e.phase10[empty.Count()]:]
 	s := int(w[l.extra+capRange])
-	for _, x := range l.mobility(p, o) {
+	for _, x := range l.mobility10(p, o, empty) {
 		s += int(w[x])
 	}
 	s += patterns10((*[patternWeights10]int16)(w), p, o)
