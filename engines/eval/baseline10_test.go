@@ -75,7 +75,7 @@ func TestMobilityFeatures(t *testing.T) {
 			2*mobRange + min(neighboursByHand(o).And(empty).Count(), potRange-1),
 			2*mobRange + potRange + min(neighboursByHand(p).And(empty).Count(), potRange-1),
 		}
-		got := l.mobility10(p, o, empty)
+		got := l.mobility(p, o)
 		for i := range got {
 			got[i] -= l.mob
 		}

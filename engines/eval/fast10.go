@@ -1,5 +1,7 @@
 package eval
 
+import "flipbot.dev/flipbot/engines/othello"
+
 //go:generate go test -run ^TestFast10GeneratedIsCurrent$ -update
 
 // The 10×10 fast path: fast10_gen.go (generated from the layout by
@@ -30,3 +32,18 @@ var tri10rev = func() (t [1024]uint16) {
 	}
 	return t
 }()
+
+// mobility10 is Layout.mobility (the four mobility features) given the
+// empty playable squares, which Score10 has already counted.
+func (l *Layout) mobility10(p, o, empty othello.Bits) [4]int {
+	mp := othello.Legal10(p, o, l.blocked).Count()
+	mo := othello.Legal10(o, p, l.blocked).Count()
+	pp := neighbours10(o).And(empty).Count()
+	po := neighbours10(p).And(empty).Count()
+	return [4]int{
+		l.mob + min(mp, mobRange-1),
+		l.mob + mobRange + min(mo, mobRange-1),
+		l.mob + 2*mobRange + min(pp, potRange-1),
+		l.mob + 2*mobRange + potRange + min(po, potRange-1),
+	}
+}

@@ -324,16 +324,17 @@ func (l *Layout) Features(p, o othello.Bits, pLeft, oLeft int, canon bool, buf [
 	empties := l.playable - p.Or(o).Count()
 	buf[len(l.instances)] = int32(l.extra + capFeature(empties, pLeft, oLeft))
 	if l.mob > 0 {
-		for i, x := range l.mobility10(p, o, l.open.AndNot(p.Or(o))) {
+		for i, x := range l.mobility(p, o) {
 			buf[len(l.instances)+1+i] = int32(x)
 		}
 	}
 	return l.Phase(empties)
 }
 
-// mobility10 returns the indices, within a phase, of the four mobility
-// features of a 10×10 position with p to move and the given empty squares.
-func (l *Layout) mobility10(p, o, empty othello.Bits) [4]int {
+// mobility returns the indices, within a phase, of the four mobility
+// features of a 10×10 position with p to move.
+func (l *Layout) mobility(p, o othello.Bits) [4]int {
+	empty := l.open.AndNot(p.Or(o))
 	mp := othello.Legal10(p, o, l.blocked).Count()
 	mo := othello.Legal10(o, p, l.blocked).Count()
 	pp := neighbours10(o).And(empty).Count()
