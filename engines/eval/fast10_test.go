@@ -92,7 +92,7 @@ func TestScore10MatchesTheFeatureSum(t *testing.T) {
 	require.NoError(t, err)
 	games := 60
 	if testing.Short() {
-		games = 10
+		games = 3
 	}
 	for _, m := range []othello.Mode{othello.Grand, othello.Octagon} {
 		embedded, ok := set.Eval10(m).(*Pattern)
