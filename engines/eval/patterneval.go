@@ -18,8 +18,10 @@ type Pattern struct {
 	sq8    [][]uint8 // instance squares (10×10)
 	class  []int     // per instance: offset of its class in a phase (10×10)
 	fast   *fast8
-	fast10 *fast10
 	limit  int // scores stay inside ±limit
+	// phase10[n] is the first weight of the phase of a 10×10 position
+	// with n empty playable squares.
+	phase10 []int
 }
 
 var (
@@ -37,7 +39,12 @@ func NewPattern(w *Weights) (*Pattern, error) {
 	if l.size == 8 {
 		e.fast = newFast8(l)
 	} else {
-		e.fast10 = newFast10(l)
+		if l.extra != patternWeights10 {
+			return nil, fmt.Errorf("pattern evaluation of %s: the layout has %d pattern weights a phase, fast10_gen.go was generated for %d", w.Mode, l.extra, patternWeights10)
+		}
+		for n := 0; n <= l.playable; n++ {
+			e.phase10 = append(e.phase10, l.Phase(n)*l.perPhase)
+		}
 	}
 	for _, in := range l.instances {
 		e.sq8 = append(e.sq8, in.squares)
@@ -62,12 +69,12 @@ func (e *Pattern) Score8(p, o uint64, pLeft, oLeft int) int {
 // Score10 implements [Evaluator10].
 func (e *Pattern) Score10(p, o othello.Bits) int {
 	l := e.layout
-	empties := l.playable - p.Or(o).Count()
-	w := e.w[l.Phase(empties)*l.perPhase:]
+	empty := l.open.AndNot(p.Or(o))
+	w := e.w[e.phase10[empty.Count()]:]
 	s := int(w[l.extra+capRange])
-	for _, x := range l.mobility(p, o) {
+	for _, x := range l.mobility10(p, o, empty) {
 		s += int(w[x])
 	}
-	s += e.fast10.score(w, p, o)
+	s += patterns10((*[patternWeights10]int16)(w), p, o)
 	return max(-e.limit, min(e.limit, s))
 }

@@ -24,8 +24,9 @@ func column10(c int) Bits {
 // opponent with discs o on a 10×10 board whose blocked squares are blocked
 // (normal rules). Blocked squares are never legal and, being empty, break
 // lines. Each direction is filled for all discs at once, with constant
-// shifts on the two words (a run has at most eight discs: two single steps,
-// then two doubling steps of the prefilled pairs).
+// shifts on the two words: a run has at most eight discs, which two single
+// steps, one step of two over the prefilled pairs and one of four over the
+// prefilled quadruples reach (1+1+2+4; Kogge and Stone's parallel prefix).
 func Legal10(p, o, blocked Bits) Bits {
 	empty := Board10().AndNot(p.Or(o).Or(blocked))
 	in := o.And(inner10)
@@ -38,8 +39,6 @@ func Legal10(p, o, blocked Bits) Bits {
 	r = r.Or(r.shr(1).And(in))
 	pl = in.And(in.shl(1))
 	pr = pl.shr(1)
-	l = l.Or(l.shl(2).And(pl))
-	r = r.Or(r.shr(2).And(pr))
 	l = l.Or(l.shl(2).And(pl))
 	r = r.Or(r.shr(2).And(pr))
 	l = l.Or(l.shl(4).And(pl.And(pl.shl(2))))
@@ -55,8 +54,6 @@ func Legal10(p, o, blocked Bits) Bits {
 	pr = pl.shr(10)
 	l = l.Or(l.shl(20).And(pl))
 	r = r.Or(r.shr(20).And(pr))
-	l = l.Or(l.shl(20).And(pl))
-	r = r.Or(r.shr(20).And(pr))
 	l = l.Or(l.shl(40).And(pl.And(pl.shl(20))))
 	r = r.Or(r.shr(40).And(pr.And(pr.shr(20))))
 	m = m.Or(l.shl(10)).Or(r.shr(10))
@@ -70,8 +67,6 @@ func Legal10(p, o, blocked Bits) Bits {
 	pr = pl.shr(11)
 	l = l.Or(l.shl(22).And(pl))
 	r = r.Or(r.shr(22).And(pr))
-	l = l.Or(l.shl(22).And(pl))
-	r = r.Or(r.shr(22).And(pr))
 	l = l.Or(l.shl(44).And(pl.And(pl.shl(22))))
 	r = r.Or(r.shr(44).And(pr.And(pr.shr(22))))
 	m = m.Or(l.shl(11)).Or(r.shr(11))
@@ -83,8 +78,6 @@ func Legal10(p, o, blocked Bits) Bits {
 	r = r.Or(r.shr(9).And(in))
 	pl = in.And(in.shl(9))
 	pr = pl.shr(9)
-	l = l.Or(l.shl(18).And(pl))
-	r = r.Or(r.shr(18).And(pr))
 	l = l.Or(l.shl(18).And(pl))
 	r = r.Or(r.shr(18).And(pr))
 	l = l.Or(l.shl(36).And(pl.And(pl.shl(18))))

@@ -189,3 +189,34 @@ func TestRandomBoardsMatchMailbox(t *testing.T) {
 		}
 	}
 }
+
+// TestLegal10LongRuns places every run of one to eight opponent discs in
+// every direction from every square of a 10×10 board, ended by an empty
+// square: the bitboard moves match the mailbox's (the fill steps of
+// Legal10 must reach eight discs, no more and no fewer).
+func TestLegal10LongRuns(t *testing.T) {
+	dirs := [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}}
+	checked := 0
+	for _, mode := range []Mode{Grand, Octagon} {
+		for sq := 0; sq < 100; sq++ {
+			for _, d := range dirs {
+				for k := 1; k <= 8; k++ {
+					r, c := sq/10+(k+1)*d[0], sq%10+(k+1)*d[1]
+					if r < 0 || r > 9 || c < 0 || c > 9 {
+						continue
+					}
+					pos := Position{Mode: mode, Turn: Black, Black: Bit(sq)}
+					for i := 1; i <= k; i++ {
+						pos.White = pos.White.Or(Bit(sq + i*(10*d[0]+d[1])))
+					}
+					if !pos.Black.Or(pos.White).And(mode.Blocked()).IsZero() {
+						continue
+					}
+					require.Equal(t, newMailbox(pos).legal(Black), pos.LegalMoves(), "%s", pos)
+					checked++
+				}
+			}
+		}
+	}
+	require.Greater(t, checked, 2000)
+}
