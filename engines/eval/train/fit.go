@@ -24,7 +24,11 @@ import (
 // weights of each phase are disjoint, so the fit is per phase by
 // construction.
 type Fit struct {
-	Mode   othello.Mode
+	Mode othello.Mode
+	// Layout is the layout to fit (one of eval.Layouts(Mode)); nil is the
+	// one new fits use, eval.LayoutFor(Mode), which has the mobility
+	// features in every mode.
+	Layout *eval.Layout
 	Epochs int
 	// LR is the first epoch's learning rate (in discs), L2 the penalty.
 	LR, L2 float64
@@ -55,7 +59,10 @@ func (f *Fit) Run(ctx context.Context, trainSet, valid []Record) (*eval.Weights,
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	l := eval.LayoutFor(f.Mode)
+	l := f.Layout
+	if l == nil {
+		l = eval.LayoutFor(f.Mode)
+	}
 	start := time.Now()
 	n := l.NumPhases() * l.PerPhase()
 	st := &fitState{w: make([]float32, n), m: make([]float32, n), v: make([]float32, n)}
@@ -152,7 +159,10 @@ func Validate(w *eval.Weights, recs []Record) ([]PhaseLoss, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := eval.LayoutFor(w.Mode)
+	l, err := w.Layout()
+	if err != nil {
+		return nil, err
+	}
 	loss := make([]PhaseLoss, l.NumPhases())
 	var se, sz = make([]float64, len(loss)), make([]float64, len(loss))
 	for i := range recs {

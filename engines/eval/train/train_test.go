@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -102,6 +103,31 @@ func TestFitLowersLoss(t *testing.T) {
 			assert.Equal(t, w.W, w2.W)
 		})
 	}
+}
+
+func TestFitEveryLayout(t *testing.T) {
+	// A fit makes weights of the layout it is given (the default has the
+	// mobility features; the 8×8 one without them is generation 1's), which
+	// round-trip through a file and validate with their own layout.
+	recs := selfPlay(t, othello.Reversi, 4, 8)
+	for _, l := range eval.Layouts(othello.Reversi) {
+		t.Run(fmt.Sprintf("mobility=%v", l.Mobility()), func(t *testing.T) {
+			f := &Fit{Mode: othello.Reversi, Layout: l, Epochs: 2, LR: 0.05, L2: 1e-3, Seed: 1}
+			w, loss, err := f.Run(context.Background(), recs, recs)
+			require.NoError(t, err)
+			assert.Equal(t, l.ID(), w.LayoutID)
+			require.Len(t, w.W, l.NumPhases()*l.PerPhase())
+			data, err := w.MarshalBinary()
+			require.NoError(t, err)
+			var back eval.Weights
+			require.NoError(t, back.UnmarshalBinary(data))
+			again, err := Validate(&back, recs)
+			require.NoError(t, err)
+			assert.Equal(t, loss, again)
+		})
+	}
+	_, _, err := (&Fit{Mode: othello.Reversi, Epochs: 1}).Run(context.Background(), recs, nil)
+	require.NoError(t, err, "no layout: the default")
 }
 
 func TestFitResumes(t *testing.T) {

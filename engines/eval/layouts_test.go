@@ -1,0 +1,123 @@
+package eval
+
+import (
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// The layout IDs of the files made before the 8×8 mobility features: the
+// generation-1 8×8 files (std's 12 phases, anti's and reversi's 6) and every
+// 10×10 file. A change to these shapes would orphan the embedded weights.
+const (
+	idStd8NoMobility = 0x662de7ea
+	idSix8NoMobility = 0x8f958a84
+	id10WithMobility = 0x74dc05e8
+	// layouts8 is the number of layouts an 8×8 file may have.
+	layouts8 = 2
+)
+
+func TestLayoutsOfEveryMode(t *testing.T) {
+	old := map[othello.Mode]uint32{othello.Std: idStd8NoMobility, othello.Anti: idSix8NoMobility, othello.Reversi: idSix8NoMobility}
+	for _, m := range othello.AllModes() {
+		ls := Layouts(m)
+		assert.Equal(t, ls[0].ID(), LayoutFor(m).ID(), "%s: new fits use the first layout", m)
+		assert.True(t, LayoutFor(m).Mobility(), "%s: new fits have the mobility features", m)
+		if m.Size() == 10 {
+			require.Len(t, ls, 1, m)
+			assert.Equal(t, uint32(id10WithMobility), ls[0].ID(), "%s: the 10×10 layout is unchanged", m)
+			continue
+		}
+		require.Len(t, ls, layouts8, m)
+		assert.False(t, ls[1].Mobility(), m)
+		assert.Equal(t, old[m], ls[1].ID(), "%s: generation 1's layout keeps its ID", m)
+		assert.NotEqual(t, ls[1].ID(), ls[0].ID(), "%s: the mobility features change the ID", m)
+		assert.Equal(t, ls[1].PerPhase()+2*mobRange+2*potRange, ls[0].PerPhase(), m)
+		assert.Equal(t, ls[1].NumFeatures()+4, ls[0].NumFeatures(), m)
+		for _, l := range ls {
+			require.NotNil(t, LayoutByID(m, l.ID()))
+			assert.Equal(t, l.ID(), LayoutByID(m, l.ID()).ID())
+		}
+	}
+	assert.Nil(t, LayoutByID(othello.Std, idSix8NoMobility), "std has 12 phases, not 6")
+	assert.Nil(t, LayoutByID(othello.Grand, idStd8NoMobility))
+}
+
+func TestEmbedded8x8FilesKeepTheirLayout(t *testing.T) {
+	// Today's std, anti and reversi files are of the layout without the
+	// mobility features: they load as that layout, and score as before.
+	want := map[othello.Mode]uint32{othello.Std: idStd8NoMobility, othello.Anti: idSix8NoMobility,
+		othello.Reversi: idSix8NoMobility, othello.Grand: id10WithMobility, othello.Octagon: id10WithMobility}
+	for _, m := range othello.AllModes() {
+		data, err := fs.ReadFile(embedded, "weights/"+WeightsFile(m))
+		require.NoError(t, err)
+		var w Weights
+		require.NoError(t, w.UnmarshalBinary(data), m)
+		assert.Equal(t, want[m], w.LayoutID, "%s", m)
+		l, err := w.Layout()
+		require.NoError(t, err)
+		p, err := NewPattern(&w)
+		require.NoError(t, err)
+		assert.Equal(t, l.ID(), p.layout.ID())
+	}
+}
+
+func TestEmbedded8x8ScoresUnchanged(t *testing.T) {
+	// The scores of the embedded 8×8 weights on the positions of 20 random
+	// games, digested, as the build before the mobility features (39cb9ec)
+	// computed them: the old files play exactly as they did.
+	set, err := Embedded()
+	require.NoError(t, err)
+	cases := []struct {
+		mode   othello.Mode
+		n      int
+		digest uint64
+	}{
+		{othello.Std, 1206, 0x50727a0289e0403a},
+		{othello.Anti, 1210, 0xf3346bef56399db2},
+		{othello.Reversi, 1280, 0xfdbee252fe7163d6},
+	}
+	for _, c := range cases {
+		h := fnv.New64a()
+		r := rand.New(rand.NewPCG(26, uint64(c.mode)))
+		n := 0
+		for range 20 {
+			for _, pos := range randomGame(c.mode, r) {
+				p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+				s := set.Eval8(c.mode).Score8(p.Lo, o.Lo, othello.ReversiCap-pos.Placed.Of(pos.Turn),
+					othello.ReversiCap-pos.Placed.Of(pos.Turn.Opponent()))
+				fmt.Fprintf(h, "%d,", s)
+				n++
+			}
+		}
+		assert.Equal(t, c.n, n, c.mode)
+		assert.Equal(t, c.digest, h.Sum64(), "%s: the scores differ from 39cb9ec's", c.mode)
+	}
+}
+
+func TestUnknownLayoutRefused(t *testing.T) {
+	w := randomWeights(t, othello.Std, 4)
+	w.LayoutID = 0xdeadbeef
+	_, err := NewPattern(w)
+	assert.ErrorIs(t, err, ErrUnknownLayout)
+	_, err = w.MarshalBinary()
+	assert.ErrorIs(t, err, ErrUnknownLayout)
+
+	good, err := randomWeights(t, othello.Reversi, 5).MarshalBinary()
+	require.NoError(t, err)
+	bad := rewrap(t, good, func(b []byte) []byte { b[10], b[11], b[12], b[13] = 0xef, 0xbe, 0xad, 0xde; return resum(b) })
+	var back Weights
+	err = back.UnmarshalBinary(bad)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrUnknownLayout)
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.Contains(t, err.Error(), "layout id deadbeef is none of this build's reversi layouts")
+	assert.Contains(t, err.Error(), fmt.Sprintf("%08x", uint32(idSix8NoMobility)), "the message lists the known IDs")
+}
