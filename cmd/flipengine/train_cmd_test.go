@@ -59,6 +59,13 @@ func TestTrainPipeline(t *testing.T) {
 	code = run([]string{"train", "validate", "-weights", old, "-data", filepath.Join(dir, "*.fbpd")}, nil, &out, &errb)
 	require.Equal(t, 0, code, errb.String())
 	assert.Contains(t, out.String(), "mobility false")
+	// ... and starts a fit of the layout with them (-init).
+	code = run([]string{"train", "fit", "-mode", "anti", "-init", old, "-train", filepath.Join(dir, "*.fbpd"), "-epochs", "1",
+		"-out", filepath.Join(dir, "anti-init.fbpw")}, nil, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	code = run([]string{"train", "fit", "-mode", "reversi", "-init", old, "-train", filepath.Join(dir, "*.fbpd"), "-out", old}, nil, &out, &errb)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errb.String(), "holds anti weights, not reversi")
 	code = run([]string{"train", "fit", "-mode", "grand", "-mobility=false", "-train", filepath.Join(dir, "*.fbpd"), "-out", old}, nil, &out, &errb)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errb.String(), "grand has no layout with -mobility=false")

@@ -121,3 +121,31 @@ func TestUnknownLayoutRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), "layout id deadbeef is none of this build's reversi layouts")
 	assert.Contains(t, err.Error(), fmt.Sprintf("%08x", uint32(idSix8NoMobility)), "the message lists the known IDs")
 }
+
+func TestDequantize(t *testing.T) {
+	// Generation 1's 8×8 weights start a fit of the layout with the
+	// mobility features: the same evaluation, the mobility tables at 0.
+	for _, m := range []othello.Mode{othello.Std, othello.Reversi} {
+		ls := Layouts(m)
+		old := randomWeightsOf(t, ls[1], m, 12)
+		w, err := ls[0].Dequantize(old)
+		require.NoError(t, err)
+		back, err := ls[0].Quantize(m, w)
+		require.NoError(t, err)
+		a, err := NewPattern(old)
+		require.NoError(t, err)
+		b, err := NewPattern(back)
+		require.NoError(t, err)
+		r := rand.New(rand.NewPCG(13, uint64(m)))
+		for _, pos := range randomGame(m, r) {
+			p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
+			require.Equal(t, score(a, p, o, 9, 9), score(b, p, o, 9, 9), "%s\n%v", m, pos)
+		}
+		// Its own layout round-trips, mobility tables included.
+		same, err := ls[0].Dequantize(back)
+		require.NoError(t, err)
+		assert.Equal(t, w, same)
+	}
+	_, err := LayoutFor(othello.Std).Dequantize(randomWeights(t, othello.Anti, 1))
+	assert.ErrorContains(t, err, "other patterns or phases", "anti's 6 phases are not std's 12")
+}

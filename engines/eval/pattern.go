@@ -457,3 +457,33 @@ func (l *Layout) Quantize(mode othello.Mode, w []float32) (*Weights, error) {
 	}
 	return out, nil
 }
+
+// Dequantize returns weights w, of this layout or another layout of the
+// same mode with the same patterns and phases, in discs as a fit of this
+// layout holds them: the pattern and cap tables are copied, and the
+// mobility tables too when both layouts have them; tables that w's layout
+// lacks start at 0. A fit starts from them to refine a generation (the
+// 8×8 layout with the mobility features from generation 1's weights).
+func (l *Layout) Dequantize(w *Weights) ([]float32, error) {
+	src, err := w.Layout()
+	if err != nil {
+		return nil, err
+	}
+	if src.size != l.size || src.phases != l.phases || src.extra != l.extra || !slices.Equal(src.offset, l.offset) {
+		return nil, fmt.Errorf("dequantize: layout %08x has other patterns or phases than %08x", src.id, l.id)
+	}
+	out := make([]float32, l.phases*l.perPhase)
+	shared := l.extra + 2*capRange + 1
+	for ph := 0; ph < l.phases; ph++ {
+		from, to := w.W[ph*src.perPhase:], out[ph*l.perPhase:]
+		for i := 0; i < shared; i++ {
+			to[i] = float32(from[i]) / Disc
+		}
+		if l.mob > 0 && src.mob > 0 {
+			for i := 0; i < 2*mobRange+2*potRange; i++ {
+				to[l.mob+i] = float32(from[src.mob+i]) / Disc
+			}
+		}
+	}
+	return out, nil
+}

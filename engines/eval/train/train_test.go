@@ -128,6 +128,19 @@ func TestFitEveryLayout(t *testing.T) {
 	}
 	_, _, err := (&Fit{Mode: othello.Reversi, Epochs: 1}).Run(context.Background(), recs, nil)
 	require.NoError(t, err, "no layout: the default")
+
+	// Zero epochs from generation-1-shaped weights: the same evaluation in
+	// the layout with the mobility features.
+	old, _, err := (&Fit{Mode: othello.Reversi, Layout: eval.Layouts(othello.Reversi)[1], Epochs: 1, LR: 0.05, Seed: 1}).Run(context.Background(), recs, recs)
+	require.NoError(t, err)
+	oldLoss, err := Validate(old, recs)
+	require.NoError(t, err)
+	w, loss, err := (&Fit{Mode: othello.Reversi, Init: old}).Run(context.Background(), recs, recs)
+	require.NoError(t, err)
+	assert.Equal(t, eval.LayoutFor(othello.Reversi).ID(), w.LayoutID)
+	assert.Equal(t, oldLoss, loss)
+	_, _, err = (&Fit{Mode: othello.Std, Init: old}).Run(context.Background(), recs, recs)
+	assert.ErrorContains(t, err, "initial weights")
 }
 
 func TestFitResumes(t *testing.T) {
