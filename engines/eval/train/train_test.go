@@ -48,6 +48,47 @@ func TestSelfPlayLabels(t *testing.T) {
 	}
 }
 
+func TestSelfPlayLabelsFromTheFirstSolve(t *testing.T) {
+	// Every position from the first exact solve on is labelled with its
+	// own exact score; every earlier one with the first solved position's
+	// score (the game's result under perfect play from there), from its
+	// own mover's side: the same magnitude.
+	ctx := context.Background()
+	for _, m := range []othello.Mode{othello.Std, othello.Anti} {
+		sp := &SelfPlay{Mode: m, Depth: 1, Exact: 8, RandomPlies: 6, RandomRate: 0.3, Seed: 4, GamesPerChunk: 1}
+		eng := search.New(search.Options{Threads: 1, HashMB: 1})
+		rng := rand.New(rand.NewPCG(4, uint64(m)))
+		for g := 0; g < 3; g++ {
+			recs, err := sp.Game(ctx, eng, rng)
+			require.NoError(t, err)
+			first := -1
+			for i, r := range recs {
+				if 64-r.P.Or(r.O).Count() > sp.Exact {
+					require.Equal(t, -1, first, "%s game %d: a midgame position after the first solve", m, g)
+					continue
+				}
+				if first < 0 {
+					first = i
+				}
+				pos := othello.Position{Mode: m, Black: r.P, White: r.O, Turn: othello.Black}
+				res, err := eng.Search(ctx, pos, search.Limits{Exact: true})
+				require.NoError(t, err)
+				require.Equal(t, int(res.Score), int(r.Score), "%s game %d position %d: its own exact score", m, g, i)
+			}
+			require.Positive(t, first, "%s game %d: a midgame and a solved part", m, g)
+			for i := first - 1; i >= 0; i-- {
+				// The next record's mover is this one's opponent when this
+				// mover's discs are the next one's opponent's (no pass).
+				want := int(recs[i+1].Score)
+				if recs[i+1].O.And(recs[i].P) == recs[i].P {
+					want = -want
+				}
+				assert.Equal(t, want, int(recs[i].Score), "%s game %d position %d: the first solve's score, from its mover's side", m, g, i)
+			}
+		}
+	}
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x
