@@ -206,6 +206,8 @@ func runTrainFit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	l2 := fs.Float64("l2", 1e-3, "L2 penalty")
 	seed := fs.Uint64("seed", 1, "random seed of the sample order")
 	ckpt := fs.String("checkpoint", "", "checkpoint `FILE` (saved every epoch, resumed from)")
+	initFile := fs.String("init", "", "weights `FILE` to start from (same mode; e.g. generation 1's for the layout with the mobility features, which start at 0)")
+	mobility := fs.Bool("mobility", true, "fit the layout with the four mobility features (false: the 8×8 layout without them, generation 1's)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -213,6 +215,27 @@ func runTrainFit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil || *out == "" || *trainList == "" {
 		fmt.Fprintf(stderr, "flipengine train fit: need -mode, -train and -out (%v)\n", err)
 		return 2
+	}
+	var layout *eval.Layout
+	for _, l := range eval.Layouts(mode) {
+		if l.Mobility() == *mobility && layout == nil {
+			layout = l
+		}
+	}
+	if layout == nil {
+		fmt.Fprintf(stderr, "flipengine train fit: %s has no layout with -mobility=%v\n", mode, *mobility)
+		return 2
+	}
+	var initW *eval.Weights
+	if *initFile != "" {
+		if initW, err = readWeights(*initFile); err != nil {
+			fmt.Fprintf(stderr, "flipengine train fit: %v\n", err)
+			return 1
+		}
+		if initW.Mode != mode {
+			fmt.Fprintf(stderr, "flipengine train fit: %s holds %s weights, not %s\n", *initFile, initW.Mode, mode)
+			return 1
+		}
 	}
 	trainFiles, err := globs(*trainList)
 	if err != nil {
@@ -245,7 +268,7 @@ func runTrainFit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	log.Info("fit data", "mode", mode, "train_files", len(trainFiles), "train", len(trainSet), "valid_files", len(validFiles), "valid", len(valid))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	f := &train.Fit{Mode: mode, Epochs: *epochs, LR: *lr, L2: *l2, Seed: *seed, Checkpoint: *ckpt, Log: log}
+	f := &train.Fit{Mode: mode, Layout: layout, Epochs: *epochs, LR: *lr, L2: *l2, Seed: *seed, Checkpoint: *ckpt, Init: initW, Log: log}
 	w, loss, err := f.Run(ctx, trainSet, valid)
 	if err != nil {
 		fmt.Fprintf(stderr, "flipengine train fit: %v\n", err)
@@ -260,7 +283,8 @@ func runTrainFit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flipengine train fit: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d training, %d validation positions; weights %s (%d bytes)\n", mode, len(trainSet), len(valid), *out, len(data))
+	fmt.Fprintf(stdout, "%s: %d training, %d validation positions; weights %s (%d bytes, layout %08x, mobility %v)\n",
+		mode, len(trainSet), len(valid), *out, len(data), layout.ID(), layout.Mobility())
 	printLoss(stdout, loss)
 	return 0
 }
@@ -279,6 +303,19 @@ func printLoss(stdout io.Writer, loss []train.PhaseLoss) {
 	if n > 0 {
 		fmt.Fprintf(stdout, "  all %10d %5.2f %6.2f\n", n, math.Sqrt(se/float64(n)), math.Sqrt(sz/float64(n)))
 	}
+}
+
+// readWeights reads and checks a weights file.
+func readWeights(path string) (*eval.Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	var w eval.Weights
+	if err := w.UnmarshalBinary(data); err != nil {
+		return nil, fmt.Errorf("weights %s: %w", path, err)
+	}
+	return &w, nil
 }
 
 // runTrainValidate prints the loss of a weights file on data files.
@@ -317,7 +354,12 @@ func runTrainValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "flipengine train validate: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %s on %d positions of %d files\n", w.Mode, *wfile, len(recs), len(files))
+	l, err := w.Layout()
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine train validate: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %s (layout %08x, mobility %v) on %d positions of %d files\n", w.Mode, *wfile, l.ID(), l.Mobility(), len(recs), len(files))
 	printLoss(stdout, loss)
 	return 0
 }

@@ -42,11 +42,33 @@ func TestTrainPipeline(t *testing.T) {
 	var w eval.Weights
 	require.NoError(t, w.UnmarshalBinary(data))
 	assert.Equal(t, othello.Anti, w.Mode)
+	assert.Equal(t, eval.LayoutFor(othello.Anti).ID(), w.LayoutID, "new fits have the mobility features")
 
 	out.Reset()
 	code = run([]string{"train", "validate", "-weights", wfile, "-data", filepath.Join(dir, "*.fbpd")}, nil, &out, &errb)
 	require.Equal(t, 0, code, errb.String())
 	assert.Contains(t, out.String(), "zero-rmse")
+	assert.Contains(t, out.String(), "mobility true")
+
+	// -mobility=false fits generation 1's 8×8 layout, which validates too.
+	old := filepath.Join(dir, "anti-nomob.fbpw")
+	code = run([]string{"train", "fit", "-mode", "anti", "-mobility=false", "-train", filepath.Join(dir, "*.fbpd"), "-holdout", "2",
+		"-epochs", "1", "-out", old}, nil, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	out.Reset()
+	code = run([]string{"train", "validate", "-weights", old, "-data", filepath.Join(dir, "*.fbpd")}, nil, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	assert.Contains(t, out.String(), "mobility false")
+	// ... and starts a fit of the layout with them (-init).
+	code = run([]string{"train", "fit", "-mode", "anti", "-init", old, "-train", filepath.Join(dir, "*.fbpd"), "-epochs", "1",
+		"-out", filepath.Join(dir, "anti-init.fbpw")}, nil, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	code = run([]string{"train", "fit", "-mode", "reversi", "-init", old, "-train", filepath.Join(dir, "*.fbpd"), "-out", old}, nil, &out, &errb)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errb.String(), "holds anti weights, not reversi")
+	code = run([]string{"train", "fit", "-mode", "grand", "-mobility=false", "-train", filepath.Join(dir, "*.fbpd"), "-out", old}, nil, &out, &errb)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb.String(), "grand has no layout with -mobility=false")
 
 	// The data of one mode does not fit another.
 	code = run([]string{"train", "fit", "-mode", "std", "-train", filepath.Join(dir, "*.fbpd"), "-out", wfile}, nil, &out, &errb)

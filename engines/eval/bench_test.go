@@ -3,6 +3,7 @@ package eval
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -50,6 +51,40 @@ func BenchmarkPattern8(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchEval8(b, e)
+}
+
+// BenchmarkPattern8Layouts measures the cost of the 8×8 mobility features:
+// the two 8×8 layouts of std (generation 1's, without them, and the one new
+// fits use, with them) evaluate the same 1,024 positions in alternation,
+// block by block, and each one's time per evaluation is reported
+// (ns/eval-nomob, ns/eval-mob) with their ratio.
+func BenchmarkPattern8Layouts(b *testing.B) {
+	var evs [2]*Pattern
+	for i, l := range Layouts(othello.Std) {
+		e, err := NewPattern(randomWeightsOf(b, l, othello.Std, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		evs[1-i] = e // evs[0]: without, evs[1]: with the mobility features
+	}
+	ps, os := benchPositions(othello.Std)
+	var spent [2]time.Duration
+	s := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k, e := range evs {
+			t0 := time.Now()
+			for j := range ps {
+				s += e.Score8(ps[j].Lo, os[j].Lo, 99, 99)
+			}
+			spent[k] += time.Since(t0)
+		}
+	}
+	_ = s
+	n := float64(b.N) * float64(len(ps))
+	b.ReportMetric(float64(spent[0].Nanoseconds())/n, "ns/eval-nomob")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/n, "ns/eval-mob")
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), "mob/nomob")
 }
 
 func BenchmarkBaseline10(b *testing.B) { benchEval10(b, othello.Grand, Baseline10(othello.Grand)) }

@@ -1,6 +1,10 @@
 package eval
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"flipbot.dev/flipbot/engines/othello"
+)
 
 // The 8×8 fast path: instead of gathering each instance's squares one by
 // one, the board is mapped by each of the eight symmetries once, and every
@@ -140,4 +144,19 @@ func (f *fast8) score(w []int16, p, o uint64) int {
 		}
 	}
 	return s
+}
+
+// mobility8 sums the four mobility features of an 8×8 position (w starts
+// at the layout's mobility tables): both sides' legal moves and potential
+// mobility, as [Layout.mobility] indexes them. Two move generations and two
+// neighbour masks: the counts the hand-made evaluation also takes.
+func mobility8(w []int16, p, o uint64) int {
+	empty := ^(p | o)
+	mp := bits.OnesCount64(othello.Legal8(p, o))
+	mo := bits.OnesCount64(othello.Legal8(o, p))
+	pp := bits.OnesCount64(neighbours8(o) & empty)
+	po := bits.OnesCount64(neighbours8(p) & empty)
+	w = w[:2*mobRange+2*potRange]
+	return int(w[min(mp, mobRange-1)]) + int(w[mobRange+min(mo, mobRange-1)]) +
+		int(w[2*mobRange+min(pp, potRange-1)]) + int(w[2*mobRange+potRange+min(po, potRange-1)])
 }

@@ -38,7 +38,7 @@ type Layout struct {
 	offset    []int     // first weight of each class in a phase
 	canon     [][]int32 // per class: index → canonical index (symmetric twins share one weight)
 	extra     int       // offset of the mode's extra feature table (reversi's cap)
-	mob       int       // offset of the mobility tables (10×10), 0 when there are none
+	mob       int       // offset of the mobility tables, 0 when there are none
 	perPhase  int       // weights per phase
 	blocked   othello.Bits
 	open      othello.Bits // playable squares (10×10)
@@ -49,13 +49,16 @@ type Layout struct {
 // empties), clamped to ±capRange.
 const capRange = 8
 
-// The mobility features of the 10×10 layouts, one table each, indexed by
+// The mobility features (every 10×10 layout, the 8×8 layout of generation
+// 2 on), one table each, indexed by
 // a count clamped to the table's last entry: the legal moves of the side to
 // move and of its opponent (mobRange entries each), and their potential
 // mobility, the empty squares next to the other side's discs (potRange
 // entries each). Egaroucid's evaluation adds the same counts to its
 // patterns; here they carry the midgame judgement that 10×10 self-play data
-// is too thin to teach the large patterns.
+// is too thin to teach the large patterns. On 8×8 the clamps never bind for
+// the potential mobility (at most 31 of it is possible only in contrived
+// positions) and rarely for the moves (over 23 legal moves is rare).
 const (
 	mobRange = 24
 	potRange = 32
@@ -151,14 +154,39 @@ func PhasesOf(mode othello.Mode) int {
 	return 6
 }
 
-// LayoutFor returns the feature layout of mode: the 8×8 patterns for std,
-// anti and reversi, the 10×10 ones (with the mode's blocked squares) for
-// grand and octagon.
+// LayoutFor returns the feature layout new fits of mode use: the 8×8
+// patterns for std, anti and reversi, the 10×10 ones (with the mode's
+// blocked squares) for grand and octagon, each with the four mobility
+// features. Weights files may also be of an older layout of the mode (see
+// [Layouts]).
 func LayoutFor(mode othello.Mode) *Layout {
+	return Layouts(mode)[0]
+}
+
+// Layouts returns every layout a weights file of mode may have, the one new
+// fits use ([LayoutFor]) first. The 8×8 modes have two: with the mobility
+// features (generation 2 on) and without them (generation 1, whose files
+// and layout ID are unchanged); the 10×10 modes have had the mobility
+// features from their first embedded weights on and have only that one.
+func Layouts(mode othello.Mode) []*Layout {
 	if mode.Size() == 10 {
-		return newLayout(10, PhasesOf(mode), classes10(), mode.Blocked(), true)
+		return []*Layout{newLayout(10, PhasesOf(mode), classes10(), mode.Blocked(), true)}
 	}
-	return newLayout(8, PhasesOf(mode), classes8(), othello.Bits{}, false)
+	return []*Layout{
+		newLayout(8, PhasesOf(mode), classes8(), othello.Bits{}, true),
+		newLayout(8, PhasesOf(mode), classes8(), othello.Bits{}, false),
+	}
+}
+
+// LayoutByID returns the layout of mode whose ID is id, or nil when this
+// build knows no such layout of the mode.
+func LayoutByID(mode othello.Mode, id uint32) *Layout {
+	for _, l := range Layouts(mode) {
+		if l.id == id {
+			return l
+		}
+	}
+	return nil
 }
 
 func newLayout(size, phases int, classes []patternClass, blocked othello.Bits, mobility bool) *Layout {
@@ -276,7 +304,8 @@ func (l *Layout) NumPhases() int { return l.phases }
 func (l *Layout) PerPhase() int { return l.perPhase }
 
 // NumFeatures is the number of features of a position: one per pattern
-// instance, the cap feature and, on 10×10, the four mobility features.
+// instance, the cap feature and the four mobility features if the layout
+// has them.
 func (l *Layout) NumFeatures() int {
 	if l.mob > 0 {
 		return len(l.instances) + 5
@@ -287,6 +316,9 @@ func (l *Layout) NumFeatures() int {
 // ID is the checksum of the layout's description, which a weights file
 // must match.
 func (l *Layout) ID() uint32 { return l.id }
+
+// Mobility reports whether the layout has the four mobility features.
+func (l *Layout) Mobility() bool { return l.mob > 0 }
 
 // Phase returns the phase of a position with the given number of empty
 // playable squares.
@@ -332,13 +364,22 @@ func (l *Layout) Features(p, o othello.Bits, pLeft, oLeft int, canon bool, buf [
 }
 
 // mobility returns the indices, within a phase, of the four mobility
-// features of a 10×10 position with p to move.
+// features of a position with p to move (the layout must have them).
 func (l *Layout) mobility(p, o othello.Bits) [4]int {
-	empty := l.open.AndNot(p.Or(o))
-	mp := othello.Legal10(p, o, l.blocked).Count()
-	mo := othello.Legal10(o, p, l.blocked).Count()
-	pp := neighbours10(o).And(empty).Count()
-	po := neighbours10(p).And(empty).Count()
+	var mp, mo, pp, po int
+	if l.size == 8 {
+		empty := ^(p.Lo | o.Lo)
+		mp = bits.OnesCount64(othello.Legal8(p.Lo, o.Lo))
+		mo = bits.OnesCount64(othello.Legal8(o.Lo, p.Lo))
+		pp = bits.OnesCount64(neighbours8(o.Lo) & empty)
+		po = bits.OnesCount64(neighbours8(p.Lo) & empty)
+	} else {
+		empty := l.open.AndNot(p.Or(o))
+		mp = othello.Legal10(p, o, l.blocked).Count()
+		mo = othello.Legal10(o, p, l.blocked).Count()
+		pp = neighbours10(o).And(empty).Count()
+		po = neighbours10(p).And(empty).Count()
+	}
 	return [4]int{
 		l.mob + min(mp, mobRange-1),
 		l.mob + mobRange + min(mo, mobRange-1),
@@ -397,7 +438,7 @@ func (l *Layout) Quantize(mode othello.Mode, w []float32) (*Weights, error) {
 	if len(w) != l.phases*l.perPhase {
 		return nil, fmt.Errorf("quantize: %d weights, the layout has %d", len(w), l.phases*l.perPhase)
 	}
-	out := &Weights{Mode: mode, W: make([]int16, len(w))}
+	out := &Weights{Mode: mode, LayoutID: l.id, W: make([]int16, len(w))}
 	q := func(v float32) int16 {
 		x := math.Round(float64(v) * Disc)
 		return int16(max(math.MinInt16, min(math.MaxInt16, x)))
@@ -412,6 +453,36 @@ func (l *Layout) Quantize(mode othello.Mode, w []float32) (*Weights, error) {
 		}
 		for i := l.extra; i < l.perPhase; i++ {
 			out.W[base+i] = q(w[base+i])
+		}
+	}
+	return out, nil
+}
+
+// Dequantize returns weights w, of this layout or another layout of the
+// same mode with the same patterns and phases, in discs as a fit of this
+// layout holds them: the pattern and cap tables are copied, and the
+// mobility tables too when both layouts have them; tables that w's layout
+// lacks start at 0. A fit starts from them to refine a generation (the
+// 8×8 layout with the mobility features from generation 1's weights).
+func (l *Layout) Dequantize(w *Weights) ([]float32, error) {
+	src, err := w.Layout()
+	if err != nil {
+		return nil, err
+	}
+	if src.size != l.size || src.phases != l.phases || src.extra != l.extra || !slices.Equal(src.offset, l.offset) {
+		return nil, fmt.Errorf("dequantize: layout %08x has other patterns or phases than %08x", src.id, l.id)
+	}
+	out := make([]float32, l.phases*l.perPhase)
+	shared := l.extra + 2*capRange + 1
+	for ph := 0; ph < l.phases; ph++ {
+		from, to := w.W[ph*src.perPhase:], out[ph*l.perPhase:]
+		for i := 0; i < shared; i++ {
+			to[i] = float32(from[i]) / Disc
+		}
+		if l.mob > 0 && src.mob > 0 {
+			for i := 0; i < 2*mobRange+2*potRange; i++ {
+				to[l.mob+i] = float32(from[src.mob+i]) / Disc
+			}
 		}
 	}
 	return out, nil

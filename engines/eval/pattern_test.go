@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
@@ -18,7 +19,11 @@ import (
 // randomWeights returns weights of mode from random canonical values, as a
 // fit makes them (symmetric twins share a value).
 func randomWeights(t testing.TB, mode othello.Mode, seed uint64) *Weights {
-	l := LayoutFor(mode)
+	return randomWeightsOf(t, LayoutFor(mode), mode, seed)
+}
+
+// randomWeightsOf is randomWeights of one of the mode's layouts.
+func randomWeightsOf(t testing.TB, l *Layout, mode othello.Mode, seed uint64) *Weights {
 	r := rand.New(rand.NewPCG(seed, 7))
 	w := make([]float32, l.NumPhases()*l.PerPhase())
 	for i := range w {
@@ -64,15 +69,19 @@ func score(e *Pattern, p, o othello.Bits, pl, ol int) int {
 
 func TestWeightsRoundTrip(t *testing.T) {
 	for _, m := range othello.AllModes() {
-		t.Run(m.String(), func(t *testing.T) {
-			w := randomWeights(t, m, uint64(m))
-			data, err := w.MarshalBinary()
-			require.NoError(t, err)
-			var back Weights
-			require.NoError(t, back.UnmarshalBinary(data))
-			assert.Equal(t, w.Mode, back.Mode)
-			assert.Equal(t, w.W, back.W)
-		})
+		for _, l := range Layouts(m) {
+			t.Run(fmt.Sprintf("%s/%08x", m, l.ID()), func(t *testing.T) {
+				w := randomWeightsOf(t, l, m, uint64(m))
+				require.Equal(t, l.ID(), w.LayoutID)
+				data, err := w.MarshalBinary()
+				require.NoError(t, err)
+				var back Weights
+				require.NoError(t, back.UnmarshalBinary(data))
+				assert.Equal(t, w.Mode, back.Mode)
+				assert.Equal(t, l.ID(), back.LayoutID)
+				assert.Equal(t, w.W, back.W)
+			})
+		}
 	}
 }
 
@@ -115,8 +124,9 @@ func TestWeightsCorrupt(t *testing.T) {
 		{"magic", rewrap(t, good, func(b []byte) []byte { b[0] = 'X'; return resum(b) }), "bad magic"},
 		{"version", rewrap(t, good, func(b []byte) []byte { b[4] = 9; return resum(b) }), "version 9"},
 		{"mode", rewrap(t, good, func(b []byte) []byte { b[6] = 42; return resum(b) }), "unknown mode"},
-		{"layout", rewrap(t, good, func(b []byte) []byte { b[10] ^= 0xFF; return resum(b) }), "layout"},
-		{"other mode's layout", rewrap(t, good, func(b []byte) []byte { b[6] = byte(othello.Grand); return resum(b) }), "layout"},
+		{"layout", rewrap(t, good, func(b []byte) []byte { b[10] ^= 0xFF; return resum(b) }), "none of this build's anti layouts"},
+		{"other mode's layout", rewrap(t, good, func(b []byte) []byte { b[6] = byte(othello.Grand); return resum(b) }), "none of this build's grand layouts"},
+		{"phases", rewrap(t, good, func(b []byte) []byte { b[8]++; return resum(b) }), "is not this build's"},
 		{"weights cut", rewrap(t, good, func(b []byte) []byte {
 			b = append(b[:len(b)-10], 0, 0, 0, 0)
 			return resum(b)
@@ -179,14 +189,32 @@ func TestPatternSymmetricPositionsScoreAlike(t *testing.T) {
 }
 
 func TestPatternScoreIsSumOfFeatures(t *testing.T) {
-	// The evaluator's fast paths agree with the features a fit trains on.
+	// The evaluator's fast paths agree with the features a fit trains on,
+	// in every mode and every layout a file of the mode may have.
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
 	for _, m := range othello.AllModes() {
-		l := LayoutFor(m)
-		w := randomWeights(t, m, 9)
-		e, err := NewPattern(w)
-		require.NoError(t, err)
-		r := rand.New(rand.NewPCG(6, uint64(m)))
-		buf := make([]int32, l.NumFeatures())
+		for _, l := range Layouts(m) {
+			t.Run(fmt.Sprintf("%s/mobility=%v", m, l.Mobility()), func(t *testing.T) {
+				checkScoreIsSumOfFeatures(t, m, l, games)
+			})
+		}
+	}
+}
+
+// checkScoreIsSumOfFeatures compares the evaluation of random weights of
+// layout l with the sum of the weights of its reference features, on the
+// positions of random games.
+func checkScoreIsSumOfFeatures(t *testing.T, m othello.Mode, l *Layout, games int) {
+	w := randomWeightsOf(t, l, m, 9)
+	e, err := NewPattern(w)
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(6, uint64(m)))
+	buf := make([]int32, l.NumFeatures())
+	checked := 0
+	for range games {
 		for _, pos := range randomGame(m, r) {
 			p, o := pos.Discs(pos.Turn), pos.Discs(pos.Turn.Opponent())
 			pl, ol := 32-pos.Placed.Of(pos.Turn), 32-pos.Placed.Of(pos.Turn.Opponent())
@@ -202,8 +230,10 @@ func TestPatternScoreIsSumOfFeatures(t *testing.T) {
 				sum = max(-e.limit, min(e.limit, sum))
 				require.Equal(t, sum, score(e, p, o, pl, ol), "%s canon=%v\n%v", m, canon, pos)
 			}
+			checked++
 		}
 	}
+	assert.Greater(t, checked, 50*games)
 }
 
 func TestLayoutInstances(t *testing.T) {

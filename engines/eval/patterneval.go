@@ -9,7 +9,8 @@ import (
 
 // Pattern is a trained pattern evaluation of one mode: the sum of one
 // weight per pattern instance (and, in reversi, the cap term) of the
-// position's phase. It implements [Evaluator8] or [Evaluator10] by the
+// position's phase, and the four mobility features if its layout has them.
+// It implements [Evaluator8] or [Evaluator10] by the
 // mode's size and is safe for concurrent use.
 type Pattern struct {
 	mode   othello.Mode
@@ -31,7 +32,10 @@ var (
 
 // NewPattern returns the evaluation given by w.
 func NewPattern(w *Weights) (*Pattern, error) {
-	l := LayoutFor(w.Mode)
+	l, err := w.Layout()
+	if err != nil {
+		return nil, err
+	}
 	if len(w.W) != l.phases*l.perPhase {
 		return nil, fmt.Errorf("pattern evaluation of %s: %d weights, the layout has %d", w.Mode, len(w.W), l.phases*l.perPhase)
 	}
@@ -63,6 +67,9 @@ func (e *Pattern) Score8(p, o uint64, pLeft, oLeft int) int {
 	w := e.w[l.Phase(empties)*l.perPhase:]
 	s := int(w[l.extra+capFeature(empties, pLeft, oLeft)])
 	s += e.fast.score(w, p, o)
+	if l.mob > 0 {
+		s += mobility8(w[l.mob:], p, o)
+	}
 	return max(-e.limit, min(e.limit, s))
 }
 

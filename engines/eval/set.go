@@ -107,10 +107,12 @@ const (
 
 // TrainedIsStronger reports whether the embedded weights of mode m play
 // stronger than the hand-made evaluation: measured in 100 paired matches of
-// each mode, trained against hand-made, 5 s clocks, 1 thread each
-// (engines/README.md "Strength"): std +463 Elo, anti +323, reversi +205,
-// grand +241, octagon +798. New weights of a mode go in only when they
-// win that match; until then the mode is left out here and plays the
+// each mode, 5 s clocks, 1 thread each (engines/README.md "Strength"),
+// trained against hand-made: std +463 Elo (generation 1), anti +323,
+// reversi +205, grand +241, octagon +798; and the 8×8 generation 2
+// against generation 1: std +191, anti +151, reversi +143. New weights of a mode go in only when they win that
+// match (against the hand-made evaluation, or against the embedded weights
+// that won it); until then the mode is left out here and plays the
 // hand-made evaluation under [NameBest] (grand did, while its generation-1
 // weights lost by 315 Elo).
 func TrainedIsStronger(m othello.Mode) bool {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"strings"
 
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -17,6 +18,9 @@ import (
 // and the cap table.
 type Weights struct {
 	Mode othello.Mode
+	// LayoutID is the ID of the mode's layout the weights are for (one of
+	// [Layouts]); 0 stands for the layout new fits use ([LayoutFor]).
+	LayoutID uint32
 	// W holds NumPhases × PerPhase weights, phase after phase.
 	W []int16
 }
@@ -44,9 +48,29 @@ const (
 // ErrCorrupt is wrapped by every error about a malformed weights file.
 var ErrCorrupt = errors.New("corrupt weights file")
 
+// ErrUnknownLayout is wrapped (with [ErrCorrupt]) by the error about a
+// weights file whose layout ID is none of its mode's [Layouts]: a file made
+// by a build with other features.
+var ErrUnknownLayout = errors.New("unknown layout")
+
+// Layout returns the layout w is for; an ID this build does not know is an
+// error wrapping [ErrUnknownLayout].
+func (w *Weights) Layout() (*Layout, error) {
+	if w.LayoutID == 0 {
+		return LayoutFor(w.Mode), nil
+	}
+	if l := LayoutByID(w.Mode, w.LayoutID); l != nil {
+		return l, nil
+	}
+	return nil, fmt.Errorf("weights of %s: %w %08x", w.Mode, ErrUnknownLayout, w.LayoutID)
+}
+
 // MarshalBinary encodes w in the weights file format (compressed).
 func (w *Weights) MarshalBinary() ([]byte, error) {
-	l := LayoutFor(w.Mode)
+	l, err := w.Layout()
+	if err != nil {
+		return nil, err
+	}
 	if len(w.W) != l.phases*l.perPhase {
 		return nil, fmt.Errorf("weights of %s: %d values, the layout has %d", w.Mode, len(w.W), l.phases*l.perPhase)
 	}
@@ -108,11 +132,19 @@ func (w *Weights) UnmarshalBinary(data []byte) error {
 	if int(mode) >= len(othello.AllModes()) {
 		return fmt.Errorf("%w: unknown mode %d", ErrCorrupt, raw[6])
 	}
-	l := LayoutFor(mode)
 	phases := int(binary.LittleEndian.Uint16(raw[8:]))
 	id := binary.LittleEndian.Uint32(raw[10:])
 	per := int(binary.LittleEndian.Uint32(raw[14:]))
-	if int(raw[7]) != l.size || phases != l.phases || id != l.id || per != l.perPhase {
+	l := LayoutByID(mode, id)
+	if l == nil {
+		var known []string
+		for _, k := range Layouts(mode) {
+			known = append(known, fmt.Sprintf("%08x", k.id))
+		}
+		return fmt.Errorf("%w: %w: the file's layout id %08x is none of this build's %s layouts (%s): made by a build with other features",
+			ErrCorrupt, ErrUnknownLayout, id, mode, strings.Join(known, ", "))
+	}
+	if int(raw[7]) != l.size || phases != l.phases || per != l.perPhase {
 		return fmt.Errorf("%w: layout (size %d, %d phases, id %08x, %d per phase) is not this build's (%d, %d, %08x, %d)",
 			ErrCorrupt, raw[7], phases, id, per, l.size, l.phases, l.id, l.perPhase)
 	}
@@ -120,6 +152,7 @@ func (w *Weights) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: %d weight bytes, want %d", ErrCorrupt, len(body)-headerLen, 2*phases*per)
 	}
 	w.Mode = mode
+	w.LayoutID = id
 	w.W = make([]int16, phases*per)
 	for i := range w.W {
 		w.W[i] = int16(binary.LittleEndian.Uint16(body[headerLen+2*i:]))

@@ -24,7 +24,17 @@ import (
 // weights of each phase are disjoint, so the fit is per phase by
 // construction.
 type Fit struct {
-	Mode   othello.Mode
+	Mode othello.Mode
+	// Layout is the layout to fit (one of eval.Layouts(Mode)); nil is the
+	// one new fits use, eval.LayoutFor(Mode), which has the mobility
+	// features in every mode.
+	Layout *eval.Layout
+	// Init, when set, are the weights the fit starts from (eval's
+	// Layout.Dequantize: another layout of the mode with the same patterns
+	// will do, e.g. generation 1's 8×8 weights for the layout with the
+	// mobility features, whose tables then start at 0); otherwise every
+	// weight starts at 0. A checkpoint, when present, takes precedence.
+	Init   *eval.Weights
 	Epochs int
 	// LR is the first epoch's learning rate (in discs), L2 the penalty.
 	LR, L2 float64
@@ -55,10 +65,20 @@ func (f *Fit) Run(ctx context.Context, trainSet, valid []Record) (*eval.Weights,
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	l := eval.LayoutFor(f.Mode)
+	l := f.Layout
+	if l == nil {
+		l = eval.LayoutFor(f.Mode)
+	}
 	start := time.Now()
 	n := l.NumPhases() * l.PerPhase()
 	st := &fitState{w: make([]float32, n), m: make([]float32, n), v: make([]float32, n)}
+	if f.Init != nil {
+		w0, err := l.Dequantize(f.Init)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fit: initial weights: %w", err)
+		}
+		st.w = w0
+	}
 	if f.Checkpoint != "" {
 		if err := st.load(f.Checkpoint); err == nil {
 			log.Info("fit resumed", "checkpoint", f.Checkpoint, "epoch", st.epoch)
@@ -152,7 +172,10 @@ func Validate(w *eval.Weights, recs []Record) ([]PhaseLoss, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := eval.LayoutFor(w.Mode)
+	l, err := w.Layout()
+	if err != nil {
+		return nil, err
+	}
 	loss := make([]PhaseLoss, l.NumPhases())
 	var se, sz = make([]float64, len(loss)), make([]float64, len(loss))
 	for i := range recs {

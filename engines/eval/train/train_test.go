@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -44,6 +45,47 @@ func TestSelfPlayLabels(t *testing.T) {
 		// its label matches the disc count after the best move at most
 		// by the board size.
 		assert.LessOrEqual(t, abs(int(last.Score)), m.Squares())
+	}
+}
+
+func TestSelfPlayLabelsFromTheFirstSolve(t *testing.T) {
+	// Every position from the first exact solve on is labelled with its
+	// own exact score; every earlier one with the first solved position's
+	// score (the game's result under perfect play from there), from its
+	// own mover's side: the same magnitude.
+	ctx := context.Background()
+	for _, m := range []othello.Mode{othello.Std, othello.Anti} {
+		sp := &SelfPlay{Mode: m, Depth: 1, Exact: 8, RandomPlies: 6, RandomRate: 0.3, Seed: 4, GamesPerChunk: 1}
+		eng := search.New(search.Options{Threads: 1, HashMB: 1})
+		rng := rand.New(rand.NewPCG(4, uint64(m)))
+		for g := 0; g < 3; g++ {
+			recs, err := sp.Game(ctx, eng, rng)
+			require.NoError(t, err)
+			first := -1
+			for i, r := range recs {
+				if 64-r.P.Or(r.O).Count() > sp.Exact {
+					require.Equal(t, -1, first, "%s game %d: a midgame position after the first solve", m, g)
+					continue
+				}
+				if first < 0 {
+					first = i
+				}
+				pos := othello.Position{Mode: m, Black: r.P, White: r.O, Turn: othello.Black}
+				res, err := eng.Search(ctx, pos, search.Limits{Exact: true})
+				require.NoError(t, err)
+				require.Equal(t, int(res.Score), int(r.Score), "%s game %d position %d: its own exact score", m, g, i)
+			}
+			require.Positive(t, first, "%s game %d: a midgame and a solved part", m, g)
+			for i := first - 1; i >= 0; i-- {
+				// The next record's mover is this one's opponent when this
+				// mover's discs are the next one's opponent's (no pass).
+				want := int(recs[i+1].Score)
+				if recs[i+1].O.And(recs[i].P) == recs[i].P {
+					want = -want
+				}
+				assert.Equal(t, want, int(recs[i].Score), "%s game %d position %d: the first solve's score, from its mover's side", m, g, i)
+			}
+		}
 	}
 }
 
@@ -102,6 +144,44 @@ func TestFitLowersLoss(t *testing.T) {
 			assert.Equal(t, w.W, w2.W)
 		})
 	}
+}
+
+func TestFitEveryLayout(t *testing.T) {
+	// A fit makes weights of the layout it is given (the default has the
+	// mobility features; the 8×8 one without them is generation 1's), which
+	// round-trip through a file and validate with their own layout.
+	recs := selfPlay(t, othello.Reversi, 4, 8)
+	for _, l := range eval.Layouts(othello.Reversi) {
+		t.Run(fmt.Sprintf("mobility=%v", l.Mobility()), func(t *testing.T) {
+			f := &Fit{Mode: othello.Reversi, Layout: l, Epochs: 2, LR: 0.05, L2: 1e-3, Seed: 1}
+			w, loss, err := f.Run(context.Background(), recs, recs)
+			require.NoError(t, err)
+			assert.Equal(t, l.ID(), w.LayoutID)
+			require.Len(t, w.W, l.NumPhases()*l.PerPhase())
+			data, err := w.MarshalBinary()
+			require.NoError(t, err)
+			var back eval.Weights
+			require.NoError(t, back.UnmarshalBinary(data))
+			again, err := Validate(&back, recs)
+			require.NoError(t, err)
+			assert.Equal(t, loss, again)
+		})
+	}
+	_, _, err := (&Fit{Mode: othello.Reversi, Epochs: 1}).Run(context.Background(), recs, nil)
+	require.NoError(t, err, "no layout: the default")
+
+	// Zero epochs from generation-1-shaped weights: the same evaluation in
+	// the layout with the mobility features.
+	old, _, err := (&Fit{Mode: othello.Reversi, Layout: eval.Layouts(othello.Reversi)[1], Epochs: 1, LR: 0.05, Seed: 1}).Run(context.Background(), recs, recs)
+	require.NoError(t, err)
+	oldLoss, err := Validate(old, recs)
+	require.NoError(t, err)
+	w, loss, err := (&Fit{Mode: othello.Reversi, Init: old}).Run(context.Background(), recs, recs)
+	require.NoError(t, err)
+	assert.Equal(t, eval.LayoutFor(othello.Reversi).ID(), w.LayoutID)
+	assert.Equal(t, oldLoss, loss)
+	_, _, err = (&Fit{Mode: othello.Std, Init: old}).Run(context.Background(), recs, recs)
+	assert.ErrorContains(t, err, "initial weights")
 }
 
 func TestFitResumes(t *testing.T) {
