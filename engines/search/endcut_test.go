@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -106,16 +107,22 @@ func TestSelectivePassesLeaveTheSolveExact(t *testing.T) {
 	if !testing.Short() {
 		count = 6
 	}
-	plain := New(Options{Threads: 1, HashMB: 8, ProbCut: &ProbCut{Fits: patternProbCut().Fits}})
+	ev, err := eval.Embedded()
+	require.NoError(t, err)
+	opts := func(threads int, pc *ProbCut) Options {
+		return Options{Threads: threads, HashMB: 8, Eval8: ev.Eval8, Eval10: ev.Eval10, ProbCut: pc}
+	}
+	plain := New(opts(1, &ProbCut{Fits: patternProbCut().Fits}))
 	require.Nil(t, plain.mpc[othello.Std].end)
 	wrong := withEnd(patternProbCut())
 	wrong.End = wrongEndCut()
 	engines := map[string]*Engine{
-		"default 1 thread":  New(Options{Threads: 1, HashMB: 8}),
-		"default 3 threads": New(Options{Threads: 3, HashMB: 8}),
-		"wrong 1 thread":    New(Options{Threads: 1, HashMB: 8, ProbCut: wrong}),
-		"wrong 3 threads":   New(Options{Threads: 3, HashMB: 8, ProbCut: wrong}),
+		"default 1 thread":  New(opts(1, nil)),
+		"default 3 threads": New(opts(3, nil)),
+		"wrong 1 thread":    New(opts(1, wrong)),
+		"wrong 3 threads":   New(opts(3, wrong)),
 	}
+	require.NotNil(t, engines["default 1 thread"].mpc[othello.Std].end)
 	rng := uint64(0x5eed)
 	for i := 0; i < count; {
 		pos, ok := plain.noisyGame(othello.Std, endRampMin, &rng)

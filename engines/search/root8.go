@@ -298,7 +298,12 @@ func newRootSearch8(pos othello.Position) *rootSearch8 {
 
 func (r *rootSearch8) empties() int { return 64 - pc(r.p|r.o) }
 
-func (r *rootSearch8) size() int { return 8 }
+func (r *rootSearch8) cost(t *thread) solveCost {
+	if t.mpc != nil && t.mpc.end != nil && r.empties() >= endRampMin && r.pl >= r.empties() && r.ol >= r.empties() {
+		return selectiveCost8
+	}
+	return exactCost8
+}
 
 func (r *rootSearch8) solveMax() int { return 30 }
 
