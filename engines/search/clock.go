@@ -82,7 +82,7 @@ type solveCost struct {
 // with it.
 var (
 	exactCost8     = solveCost{base: 3e3, growth: 2.4, speed: 4}
-	selectiveCost8 = solveCost{base: 5.5e4, growth: 1.35, speed: 2}
+	selectiveCost8 = solveCost{base: 6e4, growth: 1.39, speed: 2}
 	exactCost10    = solveCost{base: 1e4, growth: 2.5, speed: 4}
 )
 

@@ -57,8 +57,8 @@ func TestSolveFits(t *testing.T) {
 	assert.True(t, fast)
 	assert.False(t, slow)
 	// The selective endgame's first pass fits where the exact solve does not.
-	assert.False(t, solveFits(26, 1e6, time.Second, 5*time.Second, exactCost8))
-	assert.True(t, solveFits(26, 1e6, time.Second, 5*time.Second, selectiveCost8))
+	assert.False(t, solveFits(26, 1e6, time.Second, 10*time.Second, exactCost8))
+	assert.True(t, solveFits(26, 1e6, time.Second, 10*time.Second, selectiveCost8))
 }
 
 func TestSolveCostFollowsTheSelectiveEndgame(t *testing.T) {
