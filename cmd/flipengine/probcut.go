@@ -31,8 +31,17 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "Go file to write (default: stdout)")
 	hashMB := fs.Int("hash", 16, "transposition table size in MiB (cleared for every position)")
 	evalName := fs.String("eval", eval.NamePattern, "evaluation fitted: pattern (trained) or baseline (hand-made)")
+	end := fs.Bool("end", false, "fit the selective endgame instead (exact score from a shallow search, per empties; -out normally engines/search/probcut_end.go)")
+	endMin := fs.Int("endmin", 0, "with -end: fewest empties fitted (default: the solver's first cut)")
+	endMax := fs.Int("endmax", 22, "with -end: most empties fitted")
+	shallow := fs.Int("shallow", 8, "with -end: deepest shallow search fitted")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *end {
+		return runEndCut(args, stdout, stderr, *evalName, *modes, *out, search.EndCutConfig{
+			MinEmpties: *endMin, MaxEmpties: *endMax, Positions: *positions, MaxShallow: *shallow, Seed: *seed,
+			Progress: func(s string) { fmt.Fprintln(stderr, s) }})
 	}
 	cfg := search.CalibrateConfig{Positions: *positions, MaxDepth8: *depth8, MaxDepth10: *depth10, Seed: *seed,
 		Progress: func(s string) { fmt.Fprintln(stderr, s) }}
@@ -72,6 +81,52 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// runEndCut fits the selective endgame (search.CalibrateEndCut) for the
+// pattern evaluation and writes the fits as the Go table the engine uses
+// (patternEndCut).
+func runEndCut(args []string, stdout, stderr io.Writer, evalName, modes, out string, cfg search.EndCutConfig) int {
+	if evalName != eval.NamePattern {
+		fmt.Fprintln(stderr, "flipengine probcut: -end fits the pattern evaluation only")
+		return 2
+	}
+	if modes != "" {
+		for _, name := range strings.Split(modes, ",") {
+			m, err := othello.ParseMode(strings.TrimSpace(name))
+			if err != nil {
+				fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
+				return 2
+			}
+			cfg.Modes = append(cfg.Modes, m)
+		}
+	}
+	ev, err := eval.ByName(evalName)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
+		return 2
+	}
+	start := time.Now()
+	fits, err := search.CalibrateEndCut(context.Background(), search.Options{Eval8: ev.Eval8, Eval10: ev.Eval10}, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
+		return 1
+	}
+	note := fmt.Sprintf("flipengine probcut %s (%v)", strings.Join(args, " "), time.Since(start).Round(time.Second))
+	var buf bytes.Buffer
+	if err := search.WriteEndGo(&buf, fits, "patternEndCut", note); err != nil {
+		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
+		return 1
+	}
+	if out == "" {
+		_, _ = stdout.Write(buf.Bytes())
+		return 0
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
 		return 1
 	}

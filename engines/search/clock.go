@@ -68,23 +68,39 @@ func planMove(pos othello.Position, remaining, budget time.Duration) searchPlan 
 	return searchPlan{soft: soft, hard: hard, trySolve: true}
 }
 
-// solveFits estimates whether an exact solve of n empties fits in left,
-// from the node rate of the search so far: node counts of solves grow
-// about 2.4× per empty (measured on FFO positions; see README), and the
-// solver visits nodes about four times as fast as the midgame search
-// (3–6× measured; the low end keeps failed solves rare).
-func solveFits(n int, nodes uint64, spent, left time.Duration, size int) bool {
+// solveCost models the cost of a root solve: about base·growth^(n−10)
+// nodes at n empties, visited speed times as fast as the midgame search
+// visits its nodes.
+type solveCost struct {
+	base, growth, speed float64
+}
+
+// The solve costs measured on FFO positions (see engines/README.md): the
+// exact solves of 8×8 and 10×10, and the first selective pass of the 8×8
+// selective endgame (endcut.go), whose result is published as soon as it is
+// done, so that a solve whose exact pass runs out of time still answers
+// with it.
+var (
+	exactCost8     = solveCost{base: 3e3, growth: 2.4, speed: 4}
+	selectiveCost8 = solveCost{base: 6e4, growth: 1.39, speed: 2}
+	exactCost10    = solveCost{base: 1e4, growth: 2.5, speed: 4}
+)
+
+// solveFits estimates whether a solve of n empties costing c fits in left,
+// from the node rate of the search so far (the speed factor of c applied;
+// the low end of the measured range keeps failed solves rare).
+func solveFits(n int, nodes uint64, spent, left time.Duration, c solveCost) bool {
 	if left <= 0 {
 		return false
 	}
-	rate := 2e6 // nodes/s when the midgame search ran too briefly to tell
+	// Midgame nodes/s when the search ran too briefly to tell: below the
+	// 3.3 M nodes per CPU second measured over FFO #1–59 at the default
+	// clock (2026-12-05), so that the first estimate does not rule out a
+	// solve that the measured rate then allows.
+	rate := 2e6
 	if spent > 5*time.Millisecond && nodes > 10000 {
-		rate = 4 * float64(nodes) / spent.Seconds()
+		rate = float64(nodes) / spent.Seconds()
 	}
-	base, growth := 3e3, 2.4 // nodes at 10 empties, growth per empty
-	if size == 10 {
-		base, growth = 1e4, 2.5
-	}
-	est := base * math.Pow(growth, float64(n-10))
-	return est/rate <= left.Seconds()
+	est := c.base * math.Pow(c.growth, float64(n-10))
+	return est/(c.speed*rate) <= left.Seconds()
 }

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -46,12 +48,27 @@ func TestPlanMoveSpendsLessEarlyThanInTheSolveWindow(t *testing.T) {
 }
 
 func TestSolveFits(t *testing.T) {
-	assert.True(t, solveFits(12, 0, 0, time.Second, 8))
-	assert.False(t, solveFits(30, 0, 0, time.Second, 8))
-	assert.False(t, solveFits(12, 0, 0, 0, 8))
+	assert.True(t, solveFits(12, 0, 0, time.Second, exactCost8))
+	assert.False(t, solveFits(30, 0, 0, time.Second, exactCost8))
+	assert.False(t, solveFits(12, 0, 0, 0, exactCost8))
 	// A faster measured rate allows more empties.
-	slow := solveFits(22, 1e5, time.Second, 5*time.Second, 8)
-	fast := solveFits(22, 1e8, time.Second, 5*time.Second, 8)
+	slow := solveFits(22, 1e5, time.Second, 5*time.Second, exactCost8)
+	fast := solveFits(22, 1e8, time.Second, 5*time.Second, exactCost8)
 	assert.True(t, fast)
 	assert.False(t, slow)
+	// The selective endgame's first pass fits where the exact solve does not.
+	assert.False(t, solveFits(26, 1e6, time.Second, 10*time.Second, exactCost8))
+	assert.True(t, solveFits(26, 1e6, time.Second, 10*time.Second, selectiveCost8))
+}
+
+func TestSolveCostFollowsTheSelectiveEndgame(t *testing.T) {
+	ev, err := eval.Embedded()
+	require.NoError(t, err)
+	e := New(Options{HashMB: 1, Eval8: ev.Eval8, Eval10: ev.Eval10})
+	th := &thread{mpc: e.mpc[othello.Std]}
+	pos := randomGame(othello.Std, endRampMin, 1)
+	require.NotNil(t, th.mpc.end, "std has a selective endgame")
+	assert.Equal(t, selectiveCost8, newRootSearch8(pos).cost(th))
+	assert.Equal(t, exactCost8, newRootSearch8(randomGame(othello.Std, endRampMin-1, 1)).cost(th))
+	assert.Equal(t, exactCost8, newRootSearch8(pos).cost(&thread{}))
 }

@@ -15,8 +15,10 @@ import "math"
 type rootSearch interface {
 	// empties is the number of empty squares (playable ones on octagon).
 	empties() int
-	// size is the side of the board (8 or 10), for solveFits.
-	size() int
+	// cost is the model of a root solve's cost on t (solveFits): the
+	// exact solve's, or the first selective pass's when the solve runs the
+	// selective endgame (its result is published first).
+	cost(t *thread) solveCost
 	// solveMax is the most empties at which a timed search tries to solve
 	// exactly.
 	solveMax() int
@@ -51,7 +53,7 @@ func drive(j *job, threads []*thread, r rootSearch, plan searchPlan) {
 		r.solve(j, threads, first, guess)
 		return
 	}
-	solve := plan.trySolve && n <= r.solveMax() && solveFits(n, 0, 0, plan.hard, r.size())
+	solve := plan.trySolve && n <= r.solveMax() && solveFits(n, 0, 0, plan.hard, r.cost(threads[0]))
 	if solve {
 		// A short midgame search first: its move is the fallback and
 		// orders the solve.
@@ -66,7 +68,7 @@ func drive(j *job, threads []*thread, r rootSearch, plan searchPlan) {
 	for _, t := range threads {
 		nodes += t.nodes
 	}
-	if !solveFits(n, nodes, j.elapsed(), plan.hard-j.elapsed(), r.size()) {
+	if !solveFits(n, nodes, j.elapsed(), plan.hard-j.elapsed(), r.cost(threads[0])) {
 		// Not enough time to solve: go on deepening the midgame search.
 		j.soft = plan.soft
 		runPhase(j, threads, func(t *thread) { r.iterate(t, plan.maxDepth) })

@@ -246,10 +246,19 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		if e, ok := t.tt.probe(key); ok {
 			var v int
 			var cut bool
-			if alpha, beta, v, cut = e.window(1, n, alpha, beta); cut {
+			if alpha, beta, v, cut = e.endWindow(t.level, n, alpha, beta); cut {
 				return v
 			}
 			ttMove = e.move
+		}
+	}
+	if t.level > 0 && n >= endCutMin && beta-alpha == 1 {
+		// A selective pass: Multi-ProbCut (endcut.go).
+		if v, cut := t.endCut8(p, o, n, alpha, beta, passed); cut {
+			if t.aborted {
+				return 0
+			}
+			return v
 		}
 	}
 	var buf [34]move8
@@ -263,7 +272,7 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		if n >= endETC {
 			// Enhanced transposition cutoff: a child already known to
 			// be bad enough for the opponent cuts at once.
-			if e, ok := t.tt.probe(hash8(o&^f, p|f|b, t.salt)); ok && e.kind == kindEnd && -e.upper >= beta {
+			if e, ok := t.tt.probe(hash8(o&^f, p|f|b, t.salt)); ok && e.trusted(t.level) && -e.upper >= beta {
 				return -e.upper
 			}
 		}
@@ -330,6 +339,9 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 	}
 	if n >= endTable {
 		e := entry{lower: -64, upper: 64, move: bestMove, depth: n, kind: kindEnd}
+		if t.level > 0 {
+			e.kind, e.level = kindEndSel, t.level
+		}
 		if best > alpha {
 			e.lower = best
 		}

@@ -94,6 +94,7 @@ func New(opts Options) *Engine {
 			if _, ok := ev.(*eval.Pattern); ok {
 				if pattern == nil {
 					pattern = patternProbCut()
+					pattern.End = patternEndCut()
 				}
 				pc = pattern
 			} else {

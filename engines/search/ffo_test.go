@@ -3,6 +3,7 @@ package search
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -56,7 +58,12 @@ func readOBF(t testing.TB, path string) []OBFPosition {
 // solveFFO solves each position exactly and checks the score and that the
 // move has the best listed score.
 func solveFFO(t *testing.T, threads int, positions []OBFPosition) {
-	e := New(Options{Threads: threads, HashMB: 32})
+	solveFFOWith(t, Options{Threads: threads, HashMB: 32}, positions)
+}
+
+// solveFFOWith is solveFFO with an engine made from opts.
+func solveFFOWith(t *testing.T, opts Options, positions []OBFPosition) {
+	e := New(opts)
 	for i, p := range positions {
 		e.ClearHash()
 		r, err := e.Search(context.Background(), p.Position, Limits{Exact: true, EmptiesToWinner: true})
@@ -111,5 +118,24 @@ func TestSplitPointsAgreeWithOneThread(t *testing.T) {
 			scores = append(scores, r.Score)
 		}
 		assert.Equal(t, scores[0], scores[1], "#%d: 1 and 3 threads disagree", i+1)
+	}
+}
+
+// TestFFO20to39Selective solves FFO #20–39 (15–26 empties: the selectivity
+// ramp runs from endRampMin) with the pattern evaluation and its selective
+// endgame, on 1 thread and on several: every score must stay exact.
+func TestFFO20to39Selective(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exact solves of up to 26 empties take minutes; run without -short")
+	}
+	positions := loadOBF(t, "fforum-20-39.obf")
+	ev, err := eval.Embedded()
+	require.NoError(t, err)
+	for _, threads := range []int{1, max(2, runtime.NumCPU())} {
+		t.Run(fmt.Sprintf("%d threads", threads), func(t *testing.T) {
+			opts := Options{Threads: threads, HashMB: 64, Eval8: ev.Eval8, Eval10: ev.Eval10}
+			require.NotNil(t, New(opts).mpc[othello.Std].end, "the selective endgame is on")
+			solveFFOWith(t, opts, positions)
+		})
 	}
 }

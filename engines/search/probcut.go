@@ -32,6 +32,9 @@ const probCutMinDepth = 3
 // Multi-ProbCut off.
 type ProbCut struct {
 	Fits []ProbCutFit
+	// End holds the fits of the selective endgame (endcut.go); none turns
+	// it off.
+	End []EndCutFit
 }
 
 // ProbCutFit predicts a search of Depth plies from one of Shallow plies in
@@ -67,6 +70,8 @@ type probCutCell struct {
 // the deepest fit using the deepest fit of the phase.
 type probCutModel struct {
 	cells [][]probCutCell // nil cell rows: no fit
+	// end is the selective endgame's lookup by empties (nil: none).
+	end []endCutCell
 }
 
 // probCutMaxDepth bounds the depths looked up.
@@ -103,7 +108,8 @@ func (x *ProbCut) model(mode othello.Mode) *probCutModel {
 		}
 		m.cells[n] = row
 	}
-	if !found {
+	m.end = endCutModel(x.End, mode)
+	if !found && m.end == nil {
 		return nil
 	}
 	return m

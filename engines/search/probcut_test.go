@@ -154,6 +154,13 @@ func TestDefaultProbCutIsUsable(t *testing.T) {
 	}
 }
 
+// withEnd adds the selective endgame's fits to the pattern evaluation's
+// midgame table, as New does.
+func withEnd(pc *ProbCut) *ProbCut {
+	pc.End = patternEndCut()
+	return pc
+}
+
 func TestDefaultProbCutFollowsTheEvaluation(t *testing.T) {
 	trained, err := eval.Embedded()
 	require.NoError(t, err)
@@ -167,10 +174,10 @@ func TestDefaultProbCutFollowsTheEvaluation(t *testing.T) {
 		want func(othello.Mode) *ProbCut
 	}{
 		{"baseline", Options{}, func(othello.Mode) *ProbCut { return baselineProbCut() }},
-		{"pattern", Options{Eval8: trained.Eval8, Eval10: trained.Eval10}, func(othello.Mode) *ProbCut { return patternProbCut() }},
+		{"pattern", Options{Eval8: trained.Eval8, Eval10: trained.Eval10}, func(othello.Mode) *ProbCut { return withEnd(patternProbCut()) }},
 		{"mixed", Options{Eval8: mixed.Eval8, Eval10: mixed.Eval10}, func(m othello.Mode) *ProbCut {
 			if m == othello.Grand {
-				return patternProbCut()
+				return withEnd(patternProbCut())
 			}
 			return baselineProbCut()
 		}},

@@ -168,7 +168,7 @@ func newRootSearch10(pos othello.Position) *rootSearch10 {
 
 func (r *rootSearch10) empties() int { return r.n }
 
-func (r *rootSearch10) size() int { return 10 }
+func (r *rootSearch10) cost(*thread) solveCost { return exactCost10 }
 
 func (r *rootSearch10) solveMax() int { return 24 }
 

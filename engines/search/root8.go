@@ -152,29 +152,55 @@ func (t *thread) solveRoot8(p, o uint64, pl, ol, first, guess int) {
 		}
 	}
 	rotate(list, t.id)
+	j := t.job
+	w := aspiration
+	if n >= endRampMin && t.mpc != nil && t.mpc.end != nil {
+		// Edax's selectivity ramp (endcut.go): selective passes of rising
+		// confidence fill the table with bounds and best moves, each
+		// starting from the last one's score; the exact pass then runs
+		// in a narrow window around it.
+		for _, level := range endRamp {
+			t.level = level
+			v, ok := t.solveLoop8(list, p, o, pl, ol, guess, w)
+			t.level = 0
+			if !ok {
+				return
+			}
+			guess = v
+			mv := list[0].sq
+			j.publish(outcome{move: mv, score: v * eval.Disc, depth: n, pv: t.pv8(p, o, pl, ol, mv, n)})
+		}
+		w = endExactWindow
+	}
+	v, ok := t.solveLoop8(list, p, o, pl, ol, guess, w)
+	if !ok || j.phase.Swap(true) {
+		return // stopped, or another thread finished first
+	}
+	mv := list[0].sq
+	j.publish(outcome{move: mv, score: v * eval.Disc, depth: n, exact: true, pv: t.pv8(p, o, pl, ol, mv, n)})
+}
+
+// solveLoop8 solves the root at the thread's level within guess ± w (the
+// full window when guess is outside −64…64), searching again with the
+// window opened on the failing side until the score is inside. It reports
+// false when the search was stopped.
+func (t *thread) solveLoop8(list []rootMove8, p, o uint64, pl, ol, guess, w int) (int, bool) {
 	lo, hi := -65, 65
 	if guess >= -64 && guess <= 64 {
-		lo, hi = max(-65, guess-aspiration), min(65, guess+aspiration)
+		lo, hi = max(-65, guess-w), min(65, guess+w)
 	}
-	var v int
 	for {
-		v = t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
+		v := t.solveRootWindow8(list, p, o, pl, ol, lo, hi)
 		if t.aborted {
-			return
+			return 0, false
 		}
 		switch {
 		case v <= lo && lo > -65:
-			lo = -65
+			lo, hi = -65, min(hi, v+1)
 		case v >= hi && hi < 65:
-			hi = 65
+			lo, hi = max(lo, v-1), 65
 		default:
-			j := t.job
-			if j.phase.Swap(true) {
-				return // another thread finished first
-			}
-			mv := list[0].sq
-			j.publish(outcome{move: mv, score: v * eval.Disc, depth: n, exact: true, pv: t.pv8(p, o, pl, ol, mv, n)})
-			return
+			return v, true
 		}
 	}
 }
@@ -272,7 +298,12 @@ func newRootSearch8(pos othello.Position) *rootSearch8 {
 
 func (r *rootSearch8) empties() int { return 64 - pc(r.p|r.o) }
 
-func (r *rootSearch8) size() int { return 8 }
+func (r *rootSearch8) cost(t *thread) solveCost {
+	if t.mpc != nil && t.mpc.end != nil && r.empties() >= endRampMin && r.pl >= r.empties() && r.ol >= r.empties() {
+		return selectiveCost8
+	}
+	return exactCost8
+}
 
 func (r *rootSearch8) solveMax() int { return 30 }
 

@@ -5,11 +5,14 @@ import (
 	"sync/atomic"
 )
 
-// Kinds of table entries: a midgame bound in eval units at a depth, or an
-// exact-solver bound in discs.
+// Kinds of table entries: a midgame bound in eval units at a depth, an
+// exact-solver bound in discs, or a bound in discs of a selective pass of
+// the solver (endcut.go), which only a pass of the same or a lower
+// selectivity trusts (entry.level).
 const (
-	kindMid = 1
-	kindEnd = 2
+	kindMid    = 1
+	kindEnd    = 2
+	kindEndSel = 3
 )
 
 // noMove marks an entry without a best move.
@@ -43,13 +46,15 @@ type entry struct {
 	move         int
 	depth        int
 	kind         int
+	// level is the selectivity of a kindEndSel entry (1 … endLevels).
+	level int
 }
 
 // pack encodes an entry in one word: lower and upper as int16, the move, the
-// depth and the kind in a byte each.
+// depth, the kind and the level in a byte each.
 func pack(e entry) uint64 {
 	return uint64(uint16(int16(e.lower))) | uint64(uint16(int16(e.upper)))<<16 |
-		uint64(uint8(e.move))<<32 | uint64(uint8(e.depth))<<40 | uint64(uint8(e.kind))<<48
+		uint64(uint8(e.move))<<32 | uint64(uint8(e.depth))<<40 | uint64(uint8(e.kind))<<48 | uint64(uint8(e.level))<<56
 }
 
 func unpack(d uint64) entry {
@@ -63,6 +68,7 @@ func unpack(d uint64) entry {
 		move:  mv,
 		depth: int(uint8(d >> 40)),
 		kind:  int(uint8(d >> 48)),
+		level: int(uint8(d >> 56)),
 	}
 }
 
@@ -70,8 +76,9 @@ func unpack(d uint64) entry {
 // a cutoff value and true, or the window narrowed by the entry's bounds.
 // scale is eval.Disc for a midgame search (eval units: exact bounds are
 // scaled, midgame bounds count from the same depth on) and 1 for the exact
-// solver (discs: only exact bounds count). Every search function probes
-// through it; it is small enough to be inlined.
+// solver (discs: only exact bounds count; a selective pass of the solver
+// applies its kindEndSel entries itself, see endWindow). Every search
+// function probes through it; it is small enough to be inlined.
 func (e entry) window(scale, depth, alpha, beta int) (lo, hi, v int, cut bool) {
 	lo, hi = e.lower, e.upper
 	switch {
@@ -90,6 +97,23 @@ func (e entry) window(scale, depth, alpha, beta int) (lo, hi, v int, cut bool) {
 		return alpha, beta, lo, true
 	}
 	return max(alpha, lo), min(beta, hi), 0, false
+}
+
+// endWindow is window for the exact solver at selectivity level (0: the
+// exact pass): exact bounds always apply, the bounds of a selective pass's
+// entry only to a pass of the same or a lower selectivity (a higher or
+// equal level).
+func (e entry) endWindow(level, depth, alpha, beta int) (lo, hi, v int, cut bool) {
+	if e.kind == kindEndSel && e.trusted(level) {
+		e.kind = kindEnd
+	}
+	return e.window(1, depth, alpha, beta)
+}
+
+// trusted reports whether the entry's bounds are those of an exact solve as
+// a solver pass at level sees it (see endWindow).
+func (e entry) trusted(level int) bool {
+	return e.kind == kindEnd || e.kind == kindEndSel && level > 0 && e.level >= level
 }
 
 // probe looks key up and reports the entry found.
@@ -114,11 +138,13 @@ func (t *table) store(key uint64, e entry) {
 	i := (key & t.mask) * 4
 	old := t.words[i+1].Load()
 	oldKey := t.words[i].Load() ^ old
-	if oldKey == key && e.kind == kindMid && int(uint8(old>>48)) == kindEnd {
-		// An exact solver's bound outlives any midgame result.
+	oldKind := int(uint8(old >> 48))
+	if oldKey == key && (e.kind == kindMid && oldKind >= kindEnd || e.kind == kindEndSel && oldKind == kindEnd) {
+		// An exact solver's bound outlives any midgame or selective
+		// result, a selective one any midgame result.
 		return
 	}
-	if oldKey == key || old == 0 || int(uint8(old>>40))+int(uint8(old>>48))*64 <= e.depth+e.kind*64 {
+	if oldKey == key || old == 0 || int(uint8(old>>40))+min(oldKind, kindEnd)*64 <= e.depth+min(e.kind, kindEnd)*64 {
 		if oldKey != key && old != 0 {
 			// Keep the displaced deep entry in the second slot.
 			t.words[i+2].Store(oldKey ^ old)

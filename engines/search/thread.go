@@ -27,6 +27,9 @@ type thread struct {
 	// value of the last cut.
 	mpc      *probCutModel
 	cutValue int
+	// level is the selectivity of the exact solver's current pass
+	// (endcut.go): 0 exact, 1 … endLevels selective.
+	level int
 	// id is the thread's number in its search; 0 is the main thread.
 	id    int
 	nodes uint64

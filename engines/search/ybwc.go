@@ -60,6 +60,7 @@ type splitPoint struct {
 
 	p, o        uint64
 	pl, ol      int // placements left (reversi), capsFree otherwise
+	level       int // the solver pass's selectivity (endcut.go)
 	alpha, beta int
 	list        []move8
 	// next is the next move to hand out; active counts the threads
@@ -107,7 +108,7 @@ func (t *thread) split(p, o uint64, pl, ol, alpha, beta, best, bestMove int, lis
 	for i := range rest {
 		pickBest(rest, i)
 	}
-	sp := &splitPoint{parent: t.sp, p: p, o: o, pl: pl, ol: ol, alpha: alpha, beta: beta,
+	sp := &splitPoint{parent: t.sp, p: p, o: o, pl: pl, ol: ol, level: t.level, alpha: alpha, beta: beta,
 		list: rest, best: best, bestMove: bestMove}
 	y := t.yb
 	y.mu.Lock()
@@ -198,9 +199,9 @@ func (y *ybwc) pick(master *splitPoint) *splitPoint {
 // score when the move was handed out), then the window above on a fail
 // high.
 func (t *thread) splitMove(sp *splitPoint, mv move8, lo int) int {
-	saved := t.sp
-	t.sp = sp
-	defer func() { t.sp = saved }()
+	saved, level := t.sp, t.level
+	t.sp, t.level = sp, sp.level
+	defer func() { t.sp, t.level = saved, level }()
 	b := uint64(1) << uint(mv.sq)
 	nextO := sp.p | mv.flips | b
 	nextP := sp.o &^ mv.flips
