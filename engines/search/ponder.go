@@ -204,7 +204,7 @@ func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan sea
 
 // add remembers a position about to be pondered.
 func (ps *ponders) add(root, target othello.Position) *pondered {
-	p := &pondered{root: root, target: target}
+	p := &pondered{root: sameKey(root), target: sameKey(target)}
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	ps.stats.Ponders++
@@ -229,6 +229,7 @@ func (ps *ponders) update(p *pondered, out outcomeStats) {
 // pondered) or miss (pos follows another reply to a pondered position) and
 // forgets that ponder.
 func (e *Engine) settlePonder(pos othello.Position) {
+	pos = sameKey(pos)
 	ps := &e.ponders
 	ps.mu.Lock()
 	var (
@@ -274,14 +275,24 @@ func follows(root, pos othello.Position) bool {
 	legal := root.Legal()
 	if legal.IsZero() {
 		next, err := root.Play(othello.Pass)
-		return err == nil && next == pos
+		return err == nil && sameKey(next) == pos
 	}
 	for _, mv := range legal.Squares() {
-		if next, err := root.Play(mv); err == nil && next == pos {
+		if next, err := root.Play(mv); err == nil && sameKey(next) == pos {
 			return true
 		}
 	}
 	return false
+}
+
+// sameKey returns pos without what the search ignores: the placed counts
+// outside reversi, which the API may leave at 0 (the server's and Play's
+// counts then differ for one position).
+func sameKey(pos othello.Position) othello.Position {
+	if pos.Mode != othello.Reversi {
+		pos.Placed = othello.Placed{}
+	}
+	return pos
 }
 
 // ponderQueue gives the ponder searches of an engine their turns first

@@ -173,6 +173,16 @@ func TestPonderHitsAndMisses(t *testing.T) {
 	assert.Equal(t, uint64(1), s.PonderHits)
 	assert.Equal(t, uint64(1), s.PonderMisses)
 	assert.Positive(t, s.PonderNodes)
+
+	// The API's placed counts outside reversi do not matter.
+	stop = pondering(t, e, engines.PonderRequest{Position: root, Expected: []int{reply}})
+	require.Eventually(t, func() bool { return e.Stats().Ponders == 3 }, 30*time.Second, time.Millisecond)
+	stop()
+	req.Position = play(t, root, reply)
+	req.Position.Placed = othello.Placed{}
+	_, err = e.Move(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(2), e.Stats().PonderHits)
 }
 
 // Without an expected reply the engine guesses one by a shallow search and
