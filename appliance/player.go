@@ -91,8 +91,8 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 		Logger:     p.cfg.Logger,
 		OnStatus:   onStatus,
 		Records:    p.cfg.Records,
-		// The built-in engine thinks on the opponent's time as flipbot's
-		// --ponder default says; Egaroucid does not ponder.
+		// The built-in engine ponders as flipbot's --ponder default says
+		// (off until it measures stronger); Egaroucid does not ponder.
 		Ponder: config.DefaultPonder,
 	})
 	if err != nil {
