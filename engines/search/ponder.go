@@ -81,6 +81,9 @@ type pondered struct {
 	depth        int
 	exact        bool
 	nodes        uint64
+	// live is the turn searching target now (nil between turns): a move
+	// asked before the turn has ended reads its depth there.
+	live *job
 }
 
 // Ponder implements [engines.Ponderer]: it searches the position after the
@@ -103,7 +106,7 @@ func (e *Engine) Ponder(ctx context.Context, req engines.PonderRequest) error {
 		// its entries serve the ponder below.
 		guessed = true
 		for reply == noReply {
-			out, finished, err := e.ponderSlice(ctx, root, searchPlan{soft: 1 << 62, maxDepth: guessDepth})
+			out, finished, err := e.ponderSlice(ctx, root, searchPlan{soft: 1 << 62, maxDepth: guessDepth}, nil)
 			if err != nil {
 				return nil
 			}
@@ -124,7 +127,7 @@ func (e *Engine) Ponder(ctx context.Context, req engines.PonderRequest) error {
 	plan := searchPlan{soft: 1 << 62, hard: ponderHorizon, trySolve: true}
 	turns := 0
 	for ctx.Err() == nil {
-		out, finished, err := e.ponderSlice(ctx, target, plan)
+		out, finished, err := e.ponderSlice(ctx, target, plan, p)
 		if err != nil {
 			break
 		}
@@ -166,8 +169,9 @@ func expectedReply(root othello.Position, expected []int) int {
 // ponderSlice runs one turn of a ponder search of pos: it waits for the
 // ponders' turn and for idle cores, and searches until the plan is done
 // (finished), ctx ends, a move's search needs the cores, or another ponder
-// has waited a slice. The error is ctx's.
-func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan searchPlan) (out outcomeStats, finished bool, err error) {
+// has waited a slice. The error is ctx's. The turn is p's live one (p may
+// be nil).
+func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan searchPlan, p *pondered) (out outcomeStats, finished bool, err error) {
 	if err := e.ponders.queue.lock(ctx); err != nil {
 		return out, false, err
 	}
@@ -197,6 +201,10 @@ func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan sea
 			}
 		}
 	}()
+	if p != nil {
+		e.ponders.setLive(p, j)
+		defer e.ponders.setLive(p, nil)
+	}
 	j.start = time.Now()
 	out = e.run(j, pos, plan, hold.n)
 	return out, !j.stop.Load(), nil
@@ -213,6 +221,25 @@ func (ps *ponders) add(root, target othello.Position) *pondered {
 	}
 	ps.kept = append(ps.kept, p)
 	return p
+}
+
+// setLive records the turn searching p (nil: none).
+func (ps *ponders) setLive(p *pondered, j *job) {
+	ps.mu.Lock()
+	p.live = j
+	ps.mu.Unlock()
+}
+
+// snapshot returns p with the depth of its live turn counted (ps.mu held).
+func (p *pondered) snapshot() pondered {
+	s := *p
+	if p.live != nil {
+		if o := p.live.result(); o.ok && (o.exact || o.depth > s.depth) {
+			s.depth, s.exact = o.depth, s.exact || o.exact
+		}
+	}
+	s.live = nil
+	return s
 }
 
 // update records how far a ponder turn searched.
@@ -256,12 +283,12 @@ func (e *Engine) settlePonder(pos othello.Position) {
 	}
 	ps.kept = slices.Delete(ps.kept, at, at+1)
 	if hit != nil {
-		h := *hit
+		h := hit.snapshot()
 		ps.mu.Unlock()
 		e.log.Debug("ponder hit", "mode", pos.Mode, "pondered_depth", h.depth, "pondered_exact", h.exact, "pondered_nodes", h.nodes)
 		return
 	}
-	m := *miss
+	m := miss.snapshot()
 	ps.mu.Unlock()
 	e.log.Debug("ponder miss", "mode", pos.Mode, "pondered_depth", m.depth, "pondered_nodes", m.nodes)
 }
