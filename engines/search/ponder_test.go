@@ -126,6 +126,30 @@ func TestPonderWaitsWhileAMoveWaits(t *testing.T) {
 	assert.Equal(t, PoolState{Free: 1}, pool.State())
 }
 
+// A move's search that runs without a core (every core was taken by
+// another move) keeps ponders off the core that frees up until it ends.
+func TestPonderWaitsForAMoveOutsideTheBudget(t *testing.T) {
+	pool := NewPool(1)
+	first, err := pool.acquire(context.Background(), 1, time.Second)
+	require.NoError(t, err)
+	require.Equal(t, 1, first)
+	second, err := pool.acquire(context.Background(), 1, time.Millisecond)
+	require.NoError(t, err)
+	require.Zero(t, second, "every core is taken: the second move searches outside the budget")
+	pool.release(first)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = pool.acquirePonder(ctx, 1, func() {})
+	require.ErrorIs(t, err, context.DeadlineExceeded, "the freed core stays idle while the second move runs")
+
+	pool.release(second)
+	h, err := pool.acquirePonder(context.Background(), 1, func() {})
+	require.NoError(t, err)
+	pool.releasePonder(h)
+	assert.Equal(t, PoolState{Free: 1}, pool.State())
+}
+
 // The ponders of two legs share one idle core: both search.
 func TestPondersShareTheIdleCores(t *testing.T) {
 	pool := NewPool(1)

@@ -19,7 +19,8 @@ import (
 // Ponder searches ([Engine.Ponder]) take only idle cores, and yield them
 // to a move: a move's search that starts while ponder searches hold cores
 // stops them and waits for their cores before it takes its own, and no
-// ponder search takes a core while a move's search is waiting for one.
+// ponder search takes a core while a move's search is waiting for one or
+// runs without one.
 //
 // The zero value is not usable; create one with [NewPool]. A Pool is safe
 // for concurrent use.
@@ -85,13 +86,14 @@ func (p *Pool) State() PoolState {
 // that are free at once, and returns how many it took. When no core frees
 // up within maxWait it returns 0: the caller then searches on one thread
 // outside the budget rather than miss its move while another search holds
-// every core.
+// every core, and must call release(0) when done: until then no ponder
+// search takes a core that frees up.
 //
 // It is the acquire of a move's search: ponder searches holding cores are
 // stopped first, and their cores are waited for (maxWait does not apply:
 // they come back within a thousand nodes) before any is taken, so that the
 // move gets every core the ponder searches held.
-func (p *Pool) acquire(ctx context.Context, want int, maxWait time.Duration) (int, error) {
+func (p *Pool) acquire(ctx context.Context, want int, maxWait time.Duration) (got int, err error) {
 	p.mu.Lock()
 	p.moving++
 	held := make([]*ponderHold, 0, len(p.ponders))
@@ -100,10 +102,12 @@ func (p *Pool) acquire(ctx context.Context, want int, maxWait time.Duration) (in
 	}
 	p.mu.Unlock()
 	defer func() {
-		p.mu.Lock()
-		p.moving--
-		p.signal()
-		p.mu.Unlock()
+		if got == 0 && err == nil {
+			// Searching outside the budget: still a move that lacks a
+			// core, until release(0).
+			return
+		}
+		p.doneMoving()
 	}()
 	// A ponder search sees its stop within a thousand nodes: its cores
 	// come back at once, and are waited for whatever maxWait says.
@@ -130,7 +134,7 @@ func (p *Pool) acquire(ctx context.Context, want int, maxWait time.Duration) (in
 			return 0, fmt.Errorf("wait for a core: %w", ctx.Err())
 		}
 	}
-	got := 1
+	got = 1
 	for got < want {
 		select {
 		case <-p.tokens:
@@ -142,16 +146,27 @@ func (p *Pool) acquire(ctx context.Context, want int, maxWait time.Duration) (in
 	return got, nil
 }
 
-// release gives n cores back.
+// release gives n cores back; release(0) ends a search that acquire gave
+// no core.
 func (p *Pool) release(n int) {
+	if n == 0 {
+		p.doneMoving()
+		return
+	}
 	for range n {
 		p.tokens <- struct{}{}
 	}
-	if n > 0 {
-		p.mu.Lock()
-		p.signal()
-		p.mu.Unlock()
-	}
+	p.mu.Lock()
+	p.signal()
+	p.mu.Unlock()
+}
+
+// doneMoving ends a move's wait for cores.
+func (p *Pool) doneMoving() {
+	p.mu.Lock()
+	p.moving--
+	p.signal()
+	p.mu.Unlock()
 }
 
 // signal wakes the ponder searches waiting for cores (p.mu held).
