@@ -9,6 +9,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/analysis"
+	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/eval"
@@ -90,6 +91,9 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 		Logger:     p.cfg.Logger,
 		OnStatus:   onStatus,
 		Records:    p.cfg.Records,
+		// The built-in engine ponders as flipbot's --ponder default says
+		// (off until it measures stronger); Egaroucid does not ponder.
+		Ponder: config.DefaultPonder,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)

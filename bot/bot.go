@@ -40,6 +40,11 @@ type Bot struct {
 	status   Status
 
 	tasks sync.WaitGroup
+	// ponders counts the engines' ponders running; pondering is their
+	// parent context, cancelled when the bot stops.
+	ponders       sync.WaitGroup
+	pondering     context.Context
+	stopPondering context.CancelFunc
 	// recording counts the Records.Add calls in flight; recordMu keeps
 	// them one at a time.
 	recording sync.WaitGroup
@@ -138,6 +143,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())
+	b.pondering, b.stopPondering = context.WithCancel(context.Background())
 	return b, nil
 }
 
@@ -177,6 +183,8 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	err := b.loop(ctx)
 
+	b.stopPondering()
+	b.ponders.Wait()
 	b.abortMove()
 	stopStream()
 	streamWG.Wait()
@@ -210,6 +218,7 @@ func (b *Bot) loop(ctx context.Context) error {
 	for {
 		if b.stopping() && !tasksDoneArmed {
 			tasksDoneArmed = true
+			b.stopPondering()
 			b.stopStream()
 			go func() { b.tasks.Wait(); close(tasksDone) }()
 		}

@@ -34,7 +34,9 @@
 //     is kept, a failed one replaced. Engines are made by the factory's
 //     scope, or per match knowing the match (EngineFactory.NewMatch, made
 //     when the match is accepted or picked up, closed once each). agent_move is retried only after a lost connection, 503 or
-//     429. All legs think at once.
+//     429. All legs think at once. With Options.Ponder, an engine that
+//     can (engines.Ponderer) thinks on the opponent's time after each own
+//     move until the leg's opponent replies.
 //   - Stop. Cancelling Run's context accepts nothing new, finishes the moves
 //     in flight (bounded by Options.DrainTimeout), closes the engines, and
 //     returns.
@@ -52,6 +54,8 @@
 //   - sync.go: the stream and the polls; recent.go: what was seen lately.
 //   - match.go: matches: accepting, tracking, finishing, recording.
 //   - leg.go: moves: asking the engine, sending, retrying.
+//   - ponder.go: pondering after an own move (Options.Ponder, an engine
+//     that is an engines.Ponderer), cancelled when the opponent replies.
 //   - engines.go: the engines' lifetimes (shared, per match, per leg;
 //     [Starter], [ModeStarter]).
 //   - plan.go, clock.go: the clock plan ([Plan], [OverheadMeter],

@@ -48,6 +48,9 @@ type taskMsg struct {
 	poll bool
 	// sent describes the move sent, nil when none was accepted.
 	sent *Search
+	// ponder is what to think about on the opponent's time after the
+	// move sent (nil: nothing; Options.Ponder off).
+	ponder *engines.PonderRequest
 }
 
 // startMove starts the task for leg i's current revision (loop).
@@ -102,6 +105,9 @@ func (b *Bot) onTask(msg taskMsg) {
 		}
 		if msg.sent != nil {
 			ls.lastSearch = *msg.sent
+		}
+		if msg.ponder != nil {
+			b.startPonder(m, t.key.leg, t.rev, *msg.ponder)
 		}
 	}
 	if msg.fatal != nil {
@@ -163,7 +169,26 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 	if b.opts.Engine.SpecTimed {
 		c.budget = engines.SpecBudget(remaining, b.opts.MaxThink)
 	}
-	return b.send(j, t, pos, c, deadline, start)
+	msg := b.send(j, t, pos, c, deadline, start)
+	if msg.sent != nil && pos != nil && b.opts.Ponder {
+		msg.ponder = ponderRequest(*pos, c, j.key.leg)
+	}
+	return msg
+}
+
+// ponderRequest is the pondering after the move c in pos: the position the
+// opponent is to move in, and the rest of the engine's principal variation
+// (nil when the game is over).
+func ponderRequest(pos othello.Position, c choice, leg int) *engines.PonderRequest {
+	next, err := pos.Play(c.move)
+	if err != nil || next.GameOver() {
+		return nil
+	}
+	req := &engines.PonderRequest{Position: next, Leg: leg}
+	if pv := c.res.PV; c.source == "engine" && len(pv) > 1 && pv[0] == c.move {
+		req.Expected = slices.Clone(pv[1:])
+	}
+	return req
 }
 
 // choose finds the move: forced when there is no choice, else the engine's

@@ -62,6 +62,10 @@ type legState struct {
 	started    int64
 	task       *moveTask
 	lastSearch Search
+	// ponder cancels the engine's pondering after the bot's move at
+	// revision ponderRev (nil: none running).
+	ponder    func()
+	ponderRev int64
 	// start is the leg's board seen before any move (nil when first seen
 	// later).
 	start *flipsight.Leg
@@ -72,6 +76,7 @@ func (m *match) cancelTasks() {
 		if l.task != nil {
 			l.task.cancel()
 		}
+		l.stopPonder()
 	}
 }
 
@@ -302,6 +307,11 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 		if ls.task != nil && ls.task.rev != nl.Revision {
 			// The position changed under the search: drop it.
 			ls.task.cancel()
+		}
+		if ls.ponder != nil && ls.ponderDone(&nl, b.myMove(m, i)) {
+			// The opponent has replied (or the leg is over): the move's
+			// search, started below, finds what the ponder left.
+			ls.stopPonder()
 		}
 		if b.stopping() {
 			continue

@@ -163,6 +163,10 @@ type Options struct {
 	// calls in flight before it returns. Its errors are logged, never
 	// fatal.
 	Records Recorder
+	// Ponder lets an engine that can (engines.Ponderer: the built-in
+	// engine) think on the opponent's time after each own move, on the
+	// cores no move needs (the --ponder flag).
+	Ponder bool
 	// DrainTimeout bounds the wait for moves in flight after Run's context
 	// is cancelled (default 15 s); then they are abandoned.
 	DrainTimeout time.Duration

@@ -38,6 +38,11 @@ const (
 	maxNameLen         = flipsight.MaxEnvironmentLen
 )
 
+// DefaultPonder is --ponder's default: whether the built-in engine thinks
+// on the opponent's time unless told otherwise. Off: pondering did not
+// measure stronger (docs/measurements/2026-12-05-pondering.md).
+const DefaultPonder = false
+
 // Log formats of --log-format.
 const (
 	LogText = "text"
@@ -74,6 +79,7 @@ type Bot struct {
 	Threads    int    // --threads (0 = all cores)
 	HashMB     int    // --hash-mb (0 = engine default)
 	Eval       string // --eval best|pattern|baseline: the built-in engine's evaluation
+	Ponder     bool   // --ponder: the built-in engine thinks on the opponent's time
 	MaxMatches int    // --max-matches (default 2)
 	LogFormat  string // --log-format text|json
 	Verbose    bool   // --verbose: debug logs
@@ -132,6 +138,7 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 	fs.IntVar(&b.Threads, "threads", 0, "threads of the built-in engine (0 = all cores), or of each Edax/Egaroucid leg (0 = half the cores)")
 	fs.IntVar(&b.HashMB, "hash-mb", 0, "transposition table of the built-in engine, or of each Edax/Egaroucid leg, in `MiB` (0 = default; sized to the memory for Edax/Egaroucid)")
 	fs.StringVar(&b.Eval, "eval", "best", "evaluation of the built-in engine: best (per mode the one measured stronger: today the trained one in every mode), pattern (trained in every mode) or baseline (hand-made)")
+	fs.BoolVar(&b.Ponder, "ponder", DefaultPonder, "let the built-in engine think on the opponent's time, on the cores no move needs (external engines never ponder)")
 	fs.IntVar(&b.MaxMatches, "max-matches", 2, "matches played at once (a pair and a human match count 1 each)")
 	fs.StringVar(&b.LogFormat, "log-format", LogText, "log format: text or json")
 	fs.BoolVar(&b.Verbose, "verbose", false, "debug logs")

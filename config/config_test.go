@@ -32,6 +32,23 @@ func TestParseBotDefaults(t *testing.T) {
 	assert.False(t, b.Token.IsZero())
 	assert.Zero(t, b.MaxRuntime)
 	assert.Equal(t, "best", b.Eval)
+	assert.Equal(t, DefaultPonder, b.Ponder)
+}
+
+func TestParseBotPonder(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, DefaultPonder},
+		{[]string{"--ponder"}, true},
+		{[]string{"--ponder=true"}, true},
+		{[]string{"--ponder=false"}, false},
+	} {
+		b, err := ParseBot(tc.args, env("fsbm_x"), io.Discard)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, b.Ponder, "%v", tc.args)
+	}
 }
 
 func TestParseBotOfficialFlags(t *testing.T) {

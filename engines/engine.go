@@ -114,3 +114,36 @@ type Engine interface {
 // a fallback for this move but keeps the engine, which is not broken and
 // will answer the next one. Replacing it would start the wait over.
 var ErrNotReady = errors.New("engine is still starting")
+
+// PonderRequest asks a [Ponderer] to think on the opponent's time.
+type PonderRequest struct {
+	// Position is the position after the bot's own move: the opponent is
+	// to move (or must pass).
+	Position othello.Position
+	// Expected is the line the engine expects from Position on, the
+	// opponent's reply first (the rest of the principal variation of the
+	// bot's own move: Result.PV[1:]); empty when unknown, and then the
+	// engine guesses the reply itself.
+	Expected []int
+	// Leg is the leg of the match, as in Request.
+	Leg int
+}
+
+// Ponderer is implemented by engines that think on the opponent's time
+// (pondering). The bot calls Ponder after each own move that an engine
+// with this method made, and cancels ctx when that leg's opponent has
+// moved or the leg has ended; the next Move of the leg then finds what the
+// pondering learnt (a ponder hit when the opponent played the expected
+// reply; a miss costs nothing but memory). The built-in engine implements
+// it; the external adapters (--engine, NBoard, Edax, Egaroucid) do not:
+// their programs are only asked for moves.
+//
+// Ponder must never slow a Move down: it uses only the cores no Move
+// needs, and a Move that starts while it thinks gets its cores at once.
+type Ponderer interface {
+	// Ponder thinks about req until ctx is done and returns once all the
+	// work it started has stopped. It returns early, with nil, when there
+	// is nothing to think about (the game is over); an error means it
+	// could not ponder at all.
+	Ponder(ctx context.Context, req PonderRequest) error
+}

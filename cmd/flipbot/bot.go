@@ -78,7 +78,7 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 	opts := bot.Options{
 		Client: client, Engine: factory, CPU: cpu, OS: osName(),
 		MaxThink: cfg.MaxThink, MaxMatches: cfg.MaxMatches, OnceMatch: cfg.OnceMatch,
-		NoStream: cfg.NoStream, Logger: log,
+		NoStream: cfg.NoStream, Logger: log, Ponder: cfg.Ponder,
 	}
 	if cfg.GamesDir != "" {
 		// Disk problems are logged and reported by the store, never fatal.
@@ -165,7 +165,8 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 		if err != nil {
 			return bot.EngineFactory{}, fmt.Errorf("--eval: %w", err)
 		}
-		eng := search.New(search.Options{Threads: cfg.Threads, HashMB: cfg.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10})
+		eng := search.New(search.Options{Threads: cfg.Threads, HashMB: cfg.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10,
+			Logger: log.With("engine", "search")})
 		name := cfg.EngineName
 		if name == "" {
 			name = eng.Name()

@@ -23,8 +23,10 @@
 //   - probcut.go, calibrate.go, probcut_pattern.go, probcut_baseline.go:
 //     Multi-ProbCut, its calibration and the generated fits for the trained
 //     and the hand-made evaluation.
-//   - pool.go, flight.go: the core budget, single flight of identical
-//     requests.
+//   - pool.go, flight.go: the core budget (moves before ponders), single
+//     flight of identical requests.
+//   - ponder.go: pondering on the opponent's time ([Engine.Ponder],
+//     engines.Ponderer), its turns and its hit/miss counts ([Engine.Stats]).
 //   - obf.go, benchpos.go: test positions.
 //
 // Per board size, one file per phase (8×8 on uint64, 10×10 on othello.Bits):

@@ -54,7 +54,13 @@ type Engine struct {
 	ev10    [5]eval.Evaluator10
 	mpc     [5]*probCutModel
 	flights flights
+	ponders ponders
+	// onSearch, when set (tests), is called with the cores a move's
+	// search took from the pool, before it starts.
+	onSearch func(cores int)
 }
+
+var _ engines.Ponderer = (*Engine)(nil)
 
 var _ engines.Engine = (*Engine)(nil)
 
@@ -160,6 +166,7 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 		mv := legal.First()
 		return engines.Result{Move: mv, PV: []int{mv}, Elapsed: time.Since(start)}, nil
 	}
+	e.settlePonder(pos)
 	plan := planMove(pos, req.Remaining, req.Budget)
 	ctx, cancel := context.WithTimeout(ctx, plan.hard)
 	defer cancel()
@@ -273,7 +280,9 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, plan searchPl
 		return outcomeStats{}, err
 	}
 	defer e.pool.release(got)
-	n := max(got, 1)
+	if e.onSearch != nil {
+		e.onSearch(got)
+	}
 	j := &job{start: time.Now(), soft: plan.soft}
 	if plan.hard > 0 {
 		timer := time.AfterFunc(plan.hard, func() { j.stop.Store(true) })
@@ -281,6 +290,12 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, plan searchPl
 	}
 	stopWatch := context.AfterFunc(ctx, func() { j.stop.Store(true) })
 	defer stopWatch()
+	return e.run(j, pos, plan, max(got, 1)), nil
+}
+
+// run searches pos under plan on n threads until the plan is done or j is
+// stopped.
+func (e *Engine) run(j *job, pos othello.Position, plan searchPlan, n int) outcomeStats {
 	threads := make([]*thread, n)
 	for i := range threads {
 		threads[i] = &thread{tt: e.tt, ev8: e.ev8[pos.Mode], ev10: e.ev10[pos.Mode], salt: modeSalt(pos.Mode, plan.toWinner), mpc: e.mpc[pos.Mode],
@@ -307,7 +322,7 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, plan searchPl
 		out.move, out.ok = e.quickMove(pos), true
 		out.pv = []int{out.move}
 	}
-	return out, nil
+	return out
 }
 
 // centreOpen reports whether a reversi position still has an empty centre
