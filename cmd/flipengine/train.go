@@ -93,15 +93,11 @@ func loadEvals(path string) (*eval.Set, error) {
 		return eval.Embedded()
 	}
 	set := eval.BaselineSet()
-	data, err := os.ReadFile(path)
+	w, err := readWeights(path)
 	if err != nil {
-		return nil, fmt.Errorf("weights: %w", err)
+		return nil, err
 	}
-	var w eval.Weights
-	if err := w.UnmarshalBinary(data); err != nil {
-		return nil, fmt.Errorf("weights %s: %w", path, err)
-	}
-	p, err := eval.NewPattern(&w)
+	p, err := eval.NewPattern(w)
 	if err != nil {
 		return nil, err
 	}
