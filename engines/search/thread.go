@@ -1,6 +1,8 @@
 package search
 
 import (
+	"runtime"
+
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 )
@@ -45,10 +47,16 @@ type thread struct {
 }
 
 // poll checks the stop flags every 1024 nodes (the job's and those of the
-// split points the thread works for) and reports whether to abort.
+// split points the thread works for) and reports whether to abort. A
+// ponder search's threads also yield their P there (job.yield).
 func (t *thread) poll() bool {
-	if t.nodes&1023 == 0 && t.mustStop() {
-		t.aborted = true
+	if t.nodes&1023 == 0 {
+		if t.job.yield {
+			runtime.Gosched()
+		}
+		if t.mustStop() {
+			t.aborted = true
+		}
 	}
 	return t.aborted
 }
