@@ -21,6 +21,10 @@ import (
 //   - above, fastest-first order: fewest opponent replies with the corners
 //     counted twice, then potential mobility, then parity (move_evaluate in
 //     src/move.c, bit_weighted_count in src/bit.c);
+//   - from endEvalOrder empties, Edax's order for the upper tree
+//     (move_evaluate's sort by a shallow search plus weighted mobility): the
+//     midgame evaluation, from endSearchOrder a shallow midgame search,
+//     minus endMobWeight per opponent reply (corners counted twice);
 //   - the stability cutoff from Edax's thresholds (search_SC_NWS and
 //     NWS_STABILITY_THRESHOLD in src/search.c).
 //
@@ -38,6 +42,17 @@ const (
 	// endSearchOrder is the number of empties from which moves are
 	// ordered by a shallow midgame search.
 	endSearchOrder = 16
+	// The shallow search is endSortDepth0 deep at endSearchOrder empties,
+	// one more every endSortStep empties.
+	endSortDepth0 = 1
+	endSortStep   = 2
+	// endMobWeight is what an opponent reply costs a move in that order,
+	// in hundredths of a disc: 2 discs, as in move_evaluate at sort depths
+	// 1 and 2 (w_eval = w_mobility = 2^15, the score in discs halved).
+	// With it and the shallower sort searches, FFO #40–47 takes 743 M
+	// nodes on one thread against 804 M (docs/measurements,
+	// 2026-12-05-solver-order-and-ponder-yield.md).
+	endMobWeight = 200
 	// endETC is the number of empties from which children are looked up in
 	// the table before the search (enhanced transposition cutoff).
 	endETC = 12
@@ -280,16 +295,19 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		switch {
 		case sq == ttMove:
 			k = 1 << 20
-		case n >= endSearchOrder:
-			// Higher still: a shallow midgame search.
-			nextO := p | f | b
-			nextP := o &^ f
-			k = -t.mid8(nextP, nextO, capsFree, capsFree, 2+(n-endSearchOrder)/3, -inf, inf, false)
 		case n >= endEvalOrder:
-			// High in the tree: a midgame evaluation orders better.
+			// High in the tree: a midgame evaluation (higher still, a
+			// shallow midgame search) with the opponent's replies.
 			nextO := p | f | b
 			nextP := o &^ f
-			k = -t.ev8.Score8(nextP, nextO, capsFree, capsFree)
+			var s int
+			if n >= endSearchOrder {
+				s = t.mid8(nextP, nextO, capsFree, capsFree, endSortDepth0+(n-endSearchOrder)/endSortStep, -inf, inf, false)
+			} else {
+				s = t.ev8.Score8(nextP, nextO, capsFree, capsFree)
+			}
+			r := othello.Legal8(nextP, nextO)
+			k = -s - endMobWeight*(pc(r)+pc(r&corners8))
 		default:
 			nextO := p | f | b
 			nextP := o &^ f
