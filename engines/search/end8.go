@@ -188,6 +188,9 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 	if t.poll() {
 		return 0
 	}
+	if up, cut := t.stabilityCut8(p, o, alpha, n); cut {
+		return up
+	}
 	best := -inf
 	for _, e := range parityOrder8(empty) {
 		for ; e != 0; e &= e - 1 {
@@ -223,6 +226,29 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 	return best
 }
 
+// stabilityCut8 is the stability cutoff (Edax's search_SC_NWS): the
+// opponent's stable discs (in anti the player's own) bound the score from
+// above, and a bound at or below alpha is returned at once. It is tried only
+// from stabilityThreshold[n], below which it cannot cut.
+func (t *thread) stabilityCut8(p, o uint64, alpha, n int) (int, bool) {
+	if alpha < stabilityThreshold[n] {
+		return 0, false
+	}
+	side, other := o, p // whose stable discs bound the score
+	if t.anti {
+		side, other = p, o
+	}
+	// Without enough discs on that side no count of stable ones can cut:
+	// skip the stability's propagation.
+	if 64-2*pc(side) > alpha {
+		return 0, false
+	}
+	if up := 64 - 2*pc(eval.Stable8(side, other)); up <= alpha {
+		return up, true
+	}
+	return 0, false
+}
+
 // solveDeep searches positions with more than endShallow empties: stability
 // cutoff, table, fastest-first order (fewest replies first, corners
 // weighing double), PVS.
@@ -241,18 +267,8 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		}
 		return -t.solveDeep(o, p, -beta, -alpha, true, n)
 	}
-	// Stability: the opponent's stable discs (in anti the player's own)
-	// bound the score from above.
-	if alpha >= stabilityThreshold[n] {
-		var s uint64
-		if t.anti {
-			s = eval.Stable8(p, o)
-		} else {
-			s = eval.Stable8(o, p)
-		}
-		if up := 64 - 2*pc(s); up <= alpha {
-			return up
-		}
+	if up, cut := t.stabilityCut8(p, o, alpha, n); cut {
+		return up
 	}
 	var key uint64
 	ttMove := -1
