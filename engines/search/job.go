@@ -16,11 +16,6 @@ type job struct {
 	start       time.Time
 	// soft is the time after which no new iteration starts.
 	soft time.Duration
-	// yield makes the job's threads give their P to other goroutines at
-	// every poll (a ponder search: with one P, the goroutines that read the
-	// opponent's move and start the move's search must not wait for Go's
-	// forced preemption). Set before the threads start, read-only after.
-	yield bool
 
 	mu   sync.Mutex
 	best outcome

@@ -176,7 +176,7 @@ func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan sea
 		return out, false, err
 	}
 	defer e.ponders.queue.unlock()
-	j := &job{start: time.Now(), soft: plan.soft, yield: true}
+	j := &job{start: time.Now(), soft: plan.soft}
 	hold, err := e.pool.acquirePonder(ctx, e.threads, func() { j.stop.Store(true) })
 	if err != nil {
 		return out, false, err

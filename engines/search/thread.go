@@ -47,13 +47,18 @@ type thread struct {
 }
 
 // poll checks the stop flags every 1024 nodes (the job's and those of the
-// split points the thread works for) and reports whether to abort. A
-// ponder search's threads also yield their P there (job.yield).
+// split points the thread works for) and reports whether to abort. It
+// also yields the thread's P there (every 0.05–0.3 ms): with fewer Ps than
+// busy goroutines (a bot given one core, the two legs' searches and a
+// ponder at once) the timer that stops a search at its hard limit, the
+// goroutine that cancels a ponder and the bot's own goroutines would
+// otherwise wait for Go's forced preemption of a search (10–20 ms each
+// hop), and a move answered that late is lost to a fallback
+// (BenchmarkStopLatency, BenchmarkWakeWhilePondering). With a P to spare
+// the yield costs nothing measurable (BenchmarkMidgameStd).
 func (t *thread) poll() bool {
 	if t.nodes&1023 == 0 {
-		if t.job.yield {
-			runtime.Gosched()
-		}
+		runtime.Gosched()
 		if t.mustStop() {
 			t.aborted = true
 		}
