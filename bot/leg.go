@@ -250,20 +250,17 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 	req := b.engineRequest(j, *pos, clk)
 	ctx, cancel := context.WithTimeout(t.ctx, wait)
 	defer cancel()
-	type answer struct {
-		res engines.Result
-		err error
-	}
-	ch := make(chan answer, 1)
+	ch := make(chan engineAnswer, 1)
 	go func() {
 		res, err := eng.Move(ctx, req)
-		ch <- answer{res, err}
+		ch <- engineAnswer{res, err}
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	asked := b.clock.Now()
-	select {
-	case a := <-ch:
+	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C)
+	switch got {
+	case answered:
 		waited := b.clock.Now().Sub(asked)
 		if a.err != nil {
 			if t.ctx.Err() != nil {
@@ -280,12 +277,49 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 			return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
 		}
 		return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
-	case <-timer.C:
+	case timedOut:
 		cancel()
 		b.eng.discard(j.key, eng, j.mode)
 		return fallback("engine did not answer in time", nil, b.clock.Now().Sub(asked))
-	case <-t.ctx.Done():
+	default: // the leg changed: the move is dropped
 		return choice{}, true
+	}
+}
+
+// engineAnswer is what an engine's Move returned.
+type engineAnswer struct {
+	res engines.Result
+	err error
+}
+
+// awaitResult is how awaitAnswer ended.
+type awaitResult int
+
+const (
+	answered awaitResult = iota
+	timedOut
+	dropped
+)
+
+// awaitAnswer waits for the engine's answer on ch until the timer fires or
+// done is closed. An answer that is there when the timer has fired is
+// taken: with fewer cores than searches (the two legs' searches, a ponder)
+// this goroutine may run only after both are ready, and select picks among
+// ready cases at random, which would throw a move in hand away for a
+// fallback.
+func awaitAnswer(done <-chan struct{}, ch <-chan engineAnswer, timer <-chan time.Time) (engineAnswer, awaitResult) {
+	select {
+	case a := <-ch:
+		return a, answered
+	case <-done:
+		return engineAnswer{}, dropped
+	case <-timer:
+		select {
+		case a := <-ch:
+			return a, answered
+		default:
+			return engineAnswer{}, timedOut
+		}
 	}
 }
 
