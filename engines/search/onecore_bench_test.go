@@ -26,18 +26,9 @@ func BenchmarkWakeWhilePondering(b *testing.B) {
 	pool := NewPool(1)
 	e := New(Options{Threads: 1, HashMB: 16, Pool: pool})
 	root := randomGame(othello.Std, 36, 3)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Ponder(ctx, engines.PonderRequest{Position: root, Expected: root.LegalMoves()[:1]}) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			b.Error(err)
-		}
-	}()
-	for pool.State().Pondering == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	defer holdTheCore(b, func(ctx context.Context) error {
+		return e.Ponder(ctx, engines.PonderRequest{Position: root, Expected: root.LegalMoves()[:1]})
+	}, func() bool { return pool.State().Pondering > 0 })()
 	const nap = time.Millisecond
 	var total, worst time.Duration
 	b.ResetTimer()
@@ -84,21 +75,10 @@ func benchStopLatency(b *testing.B, beside bool) {
 	pool := NewPool(1)
 	e := New(Options{Threads: 1, HashMB: 16, Pool: pool})
 	if beside {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
+		defer holdTheCore(b, func(ctx context.Context) error {
 			_, err := e.Search(ctx, randomGame(othello.Std, 36, 3), Limits{})
-			done <- err
-		}()
-		defer func() {
-			cancel()
-			if err := <-done; err != nil {
-				b.Error(err)
-			}
-		}()
-		for pool.State().Free > 0 {
-			time.Sleep(time.Millisecond)
-		}
+			return err
+		}, func() bool { return pool.State().Free == 0 })()
 	}
 	const hard = 100 * time.Millisecond
 	var total, worst time.Duration
@@ -121,4 +101,21 @@ func benchStopLatency(b *testing.B, beside bool) {
 	b.ReportMetric(float64(total)/float64(b.N)/1e6, "late-ms")
 	b.ReportMetric(float64(worst)/1e6, "worst-late-ms")
 	b.ReportMetric(float64(over), "over-margin")
+}
+
+// holdTheCore runs search in the background until it holds what holding
+// reports, and returns the function that cancels it and waits for its end.
+func holdTheCore(b *testing.B, search func(context.Context) error, holding func() bool) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- search(ctx) }()
+	for !holding() {
+		time.Sleep(time.Millisecond)
+	}
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			b.Error(err)
+		}
+	}
 }

@@ -55,7 +55,8 @@ type thread struct {
 // otherwise wait for Go's forced preemption of a search (10–20 ms each
 // hop), and a move answered that late is lost to a fallback
 // (BenchmarkStopLatency, BenchmarkWakeWhilePondering). With a P to spare
-// the yield costs nothing measurable (BenchmarkMidgameStd).
+// the yield costs nothing measurable (FFO #40–47 on 1 and 2 threads,
+// BenchmarkMidgameStd: docs/measurements/2026-12-06-stability-cut-and-stop-latency.md).
 func (t *thread) poll() bool {
 	if t.nodes&1023 == 0 {
 		runtime.Gosched()
