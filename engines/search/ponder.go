@@ -182,16 +182,22 @@ func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan sea
 		return out, false, err
 	}
 	defer e.pool.releasePonder(hold)
-	stopWatch := context.AfterFunc(ctx, func() { j.stop.Store(true) })
-	defer stopWatch()
+	// One watcher stops the turn when ctx ends or another ponder waits;
+	// the slice returns only after it has gone, so no goroutine outlives
+	// its ponder.
 	done := make(chan struct{})
+	var watcher sync.WaitGroup
+	defer watcher.Wait()
 	defer close(done)
-	go func() {
+	watcher.Go(func() {
 		tick := time.NewTicker(ponderSlice)
 		defer tick.Stop()
 		for {
 			select {
 			case <-done:
+				return
+			case <-ctx.Done():
+				j.stop.Store(true)
 				return
 			case <-tick.C:
 				if e.ponders.queue.waiting() > 0 {
@@ -200,7 +206,7 @@ func (e *Engine) ponderSlice(ctx context.Context, pos othello.Position, plan sea
 				}
 			}
 		}
-	}()
+	})
 	if p != nil {
 		e.ponders.setLive(p, j)
 		defer e.ponders.setLive(p, nil)
