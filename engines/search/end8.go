@@ -329,7 +329,7 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 		default:
 			nextO := p | f | b
 			nextP := o &^ f
-			k = fastKey8(nextP, nextO, empty&^b, sq, odd&b != 0, n)
+			k = t.fastKey8(nextP, nextO, empty&^b, sq, odd&b != 0, n)
 		}
 		list = append(list, move8{flips: f, sq: sq, key: k})
 	}
@@ -412,9 +412,13 @@ func cornerStable8(x uint64) int {
 // movelist_evaluate_fast: the opponent's replies weigh most (corners
 // counted twice), then the mover's discs stable by a corner, then the
 // opponent's potential mobility (corners twice), then parity and the
-// square's static value. A move that wipes the opponent out comes first.
-func fastKey8(p, o, empty uint64, sq int, odd bool, n int) int {
+// square's static value. A move that wipes the opponent out comes first
+// (in anti, where it loses, last).
+func (t *thread) fastKey8(p, o, empty uint64, sq int, odd bool, n int) int {
 	if p == 0 {
+		if t.anti {
+			return -1 << 19
+		}
 		return 1 << 19
 	}
 	r := othello.Legal8(p, o)

@@ -87,10 +87,12 @@ func TestCornerStable8(t *testing.T) {
 // leaves the opponent fewer replies, whatever the lesser terms say.
 func TestFastKey8Order(t *testing.T) {
 	const all = ^uint64(0)
-	// A wipe-out beats a move that leaves the opponent no reply.
-	wipe := fastKey8(0, 1<<27, all&^(1<<27), 27, false, 10)
-	noReply := fastKey8(1<<63, 1<<0, all&^(1<<0|1<<63), 27, false, 10)
-	assert.Greater(t, wipe, noReply)
+	// A wipe-out beats a move that leaves the opponent no reply; in anti,
+	// where it loses, it comes after.
+	std, anti := &thread{}, &thread{anti: true}
+	noReply := std.fastKey8(1<<63, 1<<0, all&^(1<<0|1<<63), 27, false, 10)
+	assert.Greater(t, std.fastKey8(0, 1<<27, all&^(1<<27), 27, false, 10), noReply)
+	assert.Less(t, anti.fastKey8(0, 1<<27, all&^(1<<27), 27, false, 10), noReply)
 	// From random positions: among the moves, one reply less always
 	// outranks corner stability, potential mobility, parity and square.
 	for i := range 200 {
@@ -108,7 +110,7 @@ func TestFastKey8Order(t *testing.T) {
 				continue
 			}
 			r := othello.Legal8(np, no)
-			cs = append(cs, cand{fastKey8(np, no, empty&^b, s, i%2 == 0, 64-pc(p|o)), pc(r) + pc(r&corners8)})
+			cs = append(cs, cand{std.fastKey8(np, no, empty&^b, s, i%2 == 0, 64-pc(p|o)), pc(r) + pc(r&corners8)})
 		}
 		for _, a := range cs {
 			for _, b := range cs {
