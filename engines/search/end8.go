@@ -417,7 +417,7 @@ func cornerStable8(x uint64) int {
 func (t *thread) fastKey8(p, o, empty uint64, sq int, odd bool, n int) int {
 	if p == 0 {
 		if t.anti {
-			return -1 << 19
+			return -1 << 30
 		}
 		return 1 << 19
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"math/bits"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"
