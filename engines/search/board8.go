@@ -21,6 +21,11 @@ const (
 // pc is a short name for the population count in the hot paths.
 func pc(x uint64) int { return bits.OnesCount64(x) }
 
+// weighted8 counts the squares of x with the corners counted twice (Edax's
+// bit_weighted_count, src/bit.c): the move orders weigh replies and
+// potential moves by it.
+func weighted8(x uint64) int { return pc(x) + pc(x&corners8) }
+
 // neighbours8 returns the squares next to any square of x.
 func neighbours8(x uint64) uint64 {
 	l := (x >> 1) & notH8

@@ -51,7 +51,7 @@ func (t *thread) solveCap8(p, o uint64, pl, ol, alpha, beta int, passed bool) in
 			k = 1 << 20
 		} else {
 			r := legal8(o&^f, p|f|b, ol)
-			k = -(pc(r) + pc(r&corners8)) << 4
+			k = -weighted8(r) << 4
 		}
 		list = append(list, move8{flips: f, sq: sq, key: k})
 	}

@@ -325,7 +325,7 @@ func (t *thread) solveDeep(p, o uint64, alpha, beta int, passed bool, n int) int
 				s = t.ev8.Score8(nextP, nextO, capsFree, capsFree)
 			}
 			r := othello.Legal8(nextP, nextO)
-			k = -s - endMobWeight*(pc(r)+pc(r&corners8))
+			k = -s - endMobWeight*weighted8(r)
 		default:
 			nextO := p | f | b
 			nextP := o &^ f
@@ -423,7 +423,7 @@ func (t *thread) fastKey8(p, o, empty uint64, sq int, odd bool, n int) int {
 	}
 	r := othello.Legal8(p, o)
 	pot := neighbours8(o) & empty
-	k := int(squareValue8[sq]) - (pc(r)+pc(r&corners8))<<15 + cornerStable8(o)<<11 - (pc(pot)+pc(pot&corners8))<<5
+	k := int(squareValue8[sq]) - weighted8(r)<<15 + cornerStable8(o)<<11 - weighted8(pot)<<5
 	if odd {
 		if n < 12 {
 			k += 8

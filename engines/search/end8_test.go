@@ -109,7 +109,7 @@ func TestFastKey8Order(t *testing.T) {
 				continue
 			}
 			r := othello.Legal8(np, no)
-			cs = append(cs, cand{std.fastKey8(np, no, empty&^b, s, i%2 == 0, 64-pc(p|o)), pc(r) + pc(r&corners8)})
+			cs = append(cs, cand{std.fastKey8(np, no, empty&^b, s, i%2 == 0, 64-pc(p|o)), weighted8(r)})
 		}
 		for _, a := range cs {
 			for _, b := range cs {

@@ -119,7 +119,7 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 			nextO := p | f | b
 			nextP := o &^ f
 			r := othello.Legal8(nextP, nextO)
-			k = -(pc(r)+pc(r&corners8))<<4 - pc(neighbours8(nextO)&empty&^b)
+			k = -weighted8(r)<<4 - pc(neighbours8(nextO)&empty&^b)
 			if b&corners8 != 0 {
 				k += 32
 			}
