@@ -86,6 +86,7 @@ type Bot struct {
 	haveOffset   bool
 	pollFailures int       // consecutive failed polls
 	pollHold     time.Time // no poll before this (backoff, Retry-After)
+	misdirected  int       // poll answers in a row that no bot API gives
 }
 
 // New checks opts and returns a Bot.

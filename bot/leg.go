@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"slices"
 	"time"
@@ -37,6 +38,10 @@ type moveJob struct {
 	arrived       time.Time
 	roundNo       *int64
 	roomCreatedAt *string
+	// refused holds the moves whose agent_move requests the server refused
+	// (400, 403, 405, 413) at this revision: the leg is played again from
+	// a fresh poll, never with the same request.
+	refused map[int]bool
 }
 
 // taskMsg is a task's report to the loop.
@@ -46,12 +51,25 @@ type taskMsg struct {
 	fatal error
 	// poll asks for a fresh poll (after a refused move).
 	poll bool
+	// refusal is a move request the server refused whole (400, 403, 405,
+	// 413): the leg is played again from the fresh poll without it.
+	refusal *refusal
 	// sent describes the move sent, nil when none was accepted.
 	sent *Search
 	// ponder is what to think about on the opponent's time after the
 	// move sent (nil: nothing; Options.Ponder off).
 	ponder *engines.PonderRequest
 }
+
+// refusal is a move the server refused to take at a revision.
+type refusal struct {
+	rev  int64
+	move int
+}
+
+// maxRefusals is how many refused requests at one revision a leg is played
+// again after; then it waits for the next revision (or the clock).
+const maxRefusals = 3
 
 // startMove starts the task for leg i's current revision (loop).
 func (b *Bot) startMove(m *match, i int) {
@@ -75,6 +93,9 @@ func (b *Bot) startMove(m *match, i int) {
 	}
 	if m.obj.RoomCreatedAt != nil {
 		j.roomCreatedAt = m.obj.RoomCreatedAt
+	}
+	if ls.refusedRev == l.Revision && len(ls.refused) > 0 {
+		j.refused = maps.Clone(ls.refused)
 	}
 	if j.size == 0 {
 		j.size = 8
@@ -113,10 +134,36 @@ func (b *Bot) onTask(msg taskMsg) {
 	if msg.fatal != nil {
 		b.fail(msg.fatal)
 	}
+	if r := msg.refusal; r != nil {
+		b.replayAfterRefusal(t.key, *r)
+	}
 	if msg.poll {
 		b.startPoll()
 	}
 	b.publish()
+}
+
+// replayAfterRefusal notes a move request the server refused whole and lets
+// the leg be played again at the same revision from the fresh poll that
+// follows, without that move, up to maxRefusals times a revision (loop).
+func (b *Bot) replayAfterRefusal(key legKey, r refusal) {
+	m := b.matches[key.match]
+	if m == nil || key.leg >= len(m.legs) {
+		return
+	}
+	ls := m.legs[key.leg]
+	if ls.refused == nil || ls.refusedRev != r.rev {
+		ls.refusedRev, ls.refused = r.rev, map[int]bool{}
+	}
+	ls.refused[r.move] = true
+	if len(ls.refused) >= maxRefusals || ls.started != r.rev {
+		b.log.Error("the server refused this leg's move requests; waiting for its next state",
+			"match", key.match, "leg", key.leg, "revision", r.rev, "refused", len(ls.refused))
+		return
+	}
+	ls.started = r.rev - 1
+	b.log.Warn("the server refused the move request; playing the leg again from a fresh poll",
+		"match", key.match, "leg", key.leg, "revision", r.rev)
 }
 
 // choice is a chosen move and how it was found.
@@ -164,6 +211,17 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 	if t.ctx.Err() != nil {
 		b.log.Debug("search dropped: the leg changed", "match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision)
 		return taskMsg{}
+	}
+	if j.refused[c.move] {
+		// The server refused a request with this move at this revision:
+		// never the same request again.
+		mv, ok := quickMove(pos, j.leg.LegalMoves, j.refused)
+		if !ok {
+			b.log.Error("no move left that the server has not refused at this revision", "match", j.key.match,
+				"leg", j.key.leg, "revision", j.leg.Revision)
+			return taskMsg{}
+		}
+		c = choice{move: mv, source: "fallback", waited: c.waited}
 	}
 	c.budget, c.overhead, c.movesLeft = budget, overhead, left
 	if b.opts.Engine.SpecTimed {
@@ -405,7 +463,10 @@ func (b *Bot) wireRequest(j moveJob, pos othello.Position, clk engines.Request) 
 
 // send posts the move, handling refusals and lost answers (task goroutine).
 func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, deadline, start time.Time) taskMsg {
-	refused := map[int]bool{}
+	refused := maps.Clone(j.refused)
+	if refused == nil {
+		refused = map[int]bool{}
+	}
 	conflicts := 0
 	for attempt := 0; ; attempt++ {
 		req := flipsight.MoveRequest{MatchID: j.key.match, Leg: j.key.leg, Revision: t.rev,
@@ -477,10 +538,11 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		case !moveRetryable(err):
 			// 400, 403, 405, 413, …: the spec retries only lost
 			// connections, 503 and 429; the same request would be refused
-			// again.
-			b.log.Error("server refused the move request; not retrying", "match", j.key.match, "leg", j.key.leg,
-				"revision", t.rev, "err", err)
-			return taskMsg{poll: true}
+			// again. The leg is played again from a fresh poll, without
+			// this move (onTask).
+			b.log.Error("server refused the move request; not retrying it", "match", j.key.match, "leg", j.key.leg,
+				"revision", t.rev, "move", othello.SquareName(c.move, j.size), "err", err)
+			return taskMsg{poll: true, refusal: &refusal{rev: t.rev, move: c.move}}
 		}
 		// The answer is lost or the server is busy: fetch the state and
 		// resend the same move only if the revision is unchanged.

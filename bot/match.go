@@ -69,6 +69,10 @@ type legState struct {
 	// start is the leg's board seen before any move (nil when first seen
 	// later).
 	start *flipsight.Leg
+	// refused holds the moves whose requests the server refused whole at
+	// revision refusedRev (replayAfterRefusal).
+	refused    map[int]bool
+	refusedRev int64
 }
 
 func (m *match) cancelTasks() {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net/http/httptrace"
+	"sync/atomic"
 	"time"
 
 	"flipbot.dev/flipbot/flipsight"
@@ -179,12 +181,20 @@ const pollTimeout = 6 * time.Second
 type pollResult struct {
 	resp    *flipsight.PollResponse
 	err     error
-	started time.Time // real time the request was made
+	started time.Time // real time the loop asked for it
+	sent    time.Time // real time its request was written (zero: never)
 	arrived time.Time
 }
 
-// startPoll runs agent_poll now, or as soon as the minimum gap allows; a
-// request made while a poll is in flight runs once it returns (loop).
+// startPoll runs agent_poll now, or as soon as the rules allow; a request
+// made while a poll is in flight runs once it returns (loop).
+//
+// The spec's one-second floor is a rule for polling without the stream
+// (「ストリームなしでポーリングする場合は…1秒に1回より頻繁には呼ばないでください」):
+// with the stream up, a match event is answered by a poll at once, which
+// is the only way a human match's turn (its event carries only the id)
+// reaches the bot within a round trip. Polls never overlap, so a flood of
+// events costs one poll in flight and one queued, not more.
 func (b *Bot) startPoll() {
 	if b.polling {
 		b.pollAgain = true
@@ -193,9 +203,7 @@ func (b *Bot) startPoll() {
 	// Scheduling runs on real time; the injectable Clock serves the clock
 	// arithmetic of moves.
 	now := time.Now()
-	// Every poll, whatever asks for it (a match event, a lost move answer,
-	// a reconnect), keeps the spec's "never more than once a second".
-	if gap := b.t.MinPollGap - now.Sub(b.lastPoll); !b.lastPoll.IsZero() && gap > 0 {
+	if gap := b.minPollGap() - now.Sub(b.lastPoll); !b.streamUp && !b.lastPoll.IsZero() && gap > 0 {
 		b.armPoll(gap)
 		return
 	}
@@ -216,9 +224,30 @@ func (b *Bot) startPoll() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 		defer cancel()
+		// The floor holds as the server sees it: measured from when the
+		// request was written, not from when the loop asked for it (a
+		// loaded machine may run this goroutine hundreds of milliseconds
+		// later).
+		var sent atomic.Int64
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			WroteRequest: func(httptrace.WroteRequestInfo) { sent.Store(time.Now().UnixNano()) },
+		})
 		resp, err := b.c.Poll(ctx, &env)
-		b.pollDone <- pollResult{resp: resp, err: err, started: started, arrived: b.clock.Now()}
+		r := pollResult{resp: resp, err: err, started: started, arrived: b.clock.Now()}
+		if ns := sent.Load(); ns != 0 {
+			r.sent = time.Unix(0, ns)
+		}
+		b.pollDone <- r
 	}()
+}
+
+// minPollGap is the least time between the starts of two polls without the
+// stream: the spec's second and a twentieth of it, which covers the
+// difference between when a request is written here and when it reaches
+// the server (the server saw gaps of 0.68–0.94 s under load when the gap
+// was counted from the loop's decision with no margin).
+func (b *Bot) minPollGap() time.Duration {
+	return b.t.MinPollGap + b.t.MinPollGap/20
 }
 
 // armPoll makes the poll timer fire within d: an armed timer that would
@@ -264,6 +293,9 @@ func (b *Bot) pollInterval() time.Duration {
 func (b *Bot) schedulePoll() {
 	b.stopPollTimer()
 	d := b.pollInterval()
+	if !b.streamUp {
+		d = max(d, b.minPollGap())
+	}
 	if !b.lastPoll.IsZero() {
 		d -= time.Since(b.lastPoll)
 	}
@@ -286,25 +318,26 @@ func (b *Bot) onPoll(r pollResult) {
 			b.schedulePoll()
 		}
 	}()
+	if r.sent.After(b.lastPoll) {
+		b.lastPoll = r.sent
+	}
 	if r.err != nil {
 		if flipsight.IsAuth(r.err) {
 			b.fail(r.err)
 			return
 		}
-		// Back off after repeated failures (up to 4 s) and as Retry-After asks.
 		b.pollFailures++
-		hold := time.Duration(0)
-		if b.pollFailures > 1 {
-			hold = min(b.t.MinPollGap<<min(b.pollFailures-1, 8), 4*time.Second)
-		}
+		hold := b.pollBackoff(b.pollFailures)
 		if e := flipsight.AsAPIError(r.err); e != nil && e.RetryAfter > hold {
 			hold = min(e.RetryAfter, 30*time.Second)
 		}
 		b.pollHold = time.Now().Add(hold)
-		b.log.Warn("agent_poll failed", "err", r.err, "failures", b.pollFailures)
+		b.log.Warn("agent_poll failed", "err", r.err, "failures", b.pollFailures, "next_in", max(hold, b.pollInterval()).Round(time.Millisecond))
+		b.noteMisdirected(r.err)
 		b.noteErr(r.err)
 		return
 	}
+	b.misdirected = 0
 	b.pollFailures, b.pollHold = 0, time.Time{}
 	b.noteErr(nil)
 	resp := r.resp
@@ -350,6 +383,44 @@ func (b *Bot) onPoll(r pollResult) {
 		}
 	}
 	b.publish()
+}
+
+// pollBackoff is how long the next poll waits after failures consecutive
+// failed polls (connection errors, 503, …): the spec's 「接続エラーと503は間隔を
+// 延ばして再試行し」. The first failure keeps the usual pace; then the wait
+// doubles from the current interval: in a match from the one-second floor up
+// to 4 s (a turn must still be seen), idle from the idle interval up to
+// 30 s, the stream's longest reconnection wait. A success returns to the
+// usual intervals (loop).
+func (b *Bot) pollBackoff(failures int) time.Duration {
+	if failures <= 1 {
+		return 0
+	}
+	shift := min(failures-1, 8)
+	if len(b.matches) > 0 {
+		return min(b.t.MinPollGap<<shift, 4*b.t.MinPollGap)
+	}
+	return min(b.pollInterval()<<shift, b.t.BackoffMax)
+}
+
+// misdirectedAfter is how many answers in a row that no bot API gives
+// (HTTP 404, a web page) make the bot say that --api looks wrong.
+const misdirectedAfter = 3
+
+// noteMisdirected counts poll answers that no bot API gives and, at the
+// misdirectedAfter'th in a row, says once that the API URL looks wrong and
+// what it answered (loop).
+func (b *Bot) noteMisdirected(err error) {
+	what, ok := flipsight.LooksMisdirected(err)
+	if !ok {
+		b.misdirected = 0
+		return
+	}
+	b.misdirected++
+	if b.misdirected == misdirectedAfter {
+		b.log.Error("the API URL looks wrong (check --api): it answered "+what+", which FlipSight's bot API never does",
+			"api", b.c.APIURL(), "answers", b.misdirected)
+	}
 }
 
 func botInfo(bt *flipsight.Bot) BotInfo {

@@ -235,6 +235,9 @@ func DecodeAnswer(op string, status int, header http.Header, body []byte, out an
 		Error string `json:"error"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
+		if page := pageStart(body); page != "" {
+			return &PageError{Op: op, Status: status, Page: page, Err: err}
+		}
 		return fmt.Errorf("flipsight %s: decode answer: %w", op, err)
 	}
 	if head.OK == nil || !*head.OK {
@@ -257,6 +260,8 @@ func newAPIError(op string, status int, header http.Header, body []byte) *APIErr
 	if json.Unmarshal(body, &er) == nil {
 		e.Code = ErrorCode(truncate(er.Error, 200))
 		e.ServerNowMS = er.ServerNowMS
+	} else {
+		e.Page = pageStart(body)
 	}
 	if header != nil {
 		if ra := header.Get("Retry-After"); ra != "" {

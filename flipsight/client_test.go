@@ -292,3 +292,48 @@ func TestHTTPSWithCustomClient(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "TESTSECRET")
 }
+
+// TestLooksMisdirected: answers no bot API gives (404, a site's page) say
+// that the API URL is probably wrong; the service's own errors and a
+// proxy's passing 5xx or 429 page do not.
+func TestLooksMisdirected(t *testing.T) {
+	t.Parallel()
+	page := "<!DOCTYPE html>\n<html>\n  <title>Othello\x00Club</title>"
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		want   string // "" when not misdirected
+	}{
+		{"site page with 200", 200, page, `HTTP 200 with a page that is not JSON ("<!DOCTYPE html> <html> <title>Othello Club</title>")`},
+		{"404 page", 404, "404 page not found\n", `HTTP 404 ("404 page not found")`},
+		{"404 empty", 404, "", "HTTP 404"},
+		{"404 JSON", 404, `{"ok":false,"error":"nope"}`, "HTTP 404"},
+		{"400 page", 400, page, `HTTP 400 with a page that is not JSON ("<!DOCTYPE html> <html> <title>Othello Club</title>")`},
+		{"400 of the service", 400, `{"ok":false,"error":"unknown action"}`, ""},
+		{"409 of the service", 409, `{"ok":false,"error":"stale_revision"}`, ""},
+		{"502 page of a proxy", 502, page, ""},
+		{"429 page", 429, page, ""},
+		{"200 wrong shape", 200, `{"ok":true,"matches":5}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := DecodeAnswer(ActionPoll, tc.status, nil, []byte(tc.body), &PollResponse{})
+			require.Error(t, err)
+			what, ok := LooksMisdirected(err)
+			assert.Equal(t, tc.want != "", ok)
+			assert.Equal(t, tc.want, what)
+		})
+	}
+	_, ok := LooksMisdirected(errors.New("dial tcp: connection refused"))
+	assert.False(t, ok)
+}
+
+// TestPageStartIsBounded: the page quoted in a log line is cut and clean.
+func TestPageStartIsBounded(t *testing.T) {
+	t.Parallel()
+	s := pageStart([]byte(strings.Repeat("<p>\r\n\x1b[31m", 1000)))
+	assert.LessOrEqual(t, len([]rune(s)), 61)
+	assert.NotContains(t, s, "\x1b")
+	assert.NotContains(t, s, "\n")
+}

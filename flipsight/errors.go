@@ -7,7 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
+	"unicode"
+
+	"flipbot.dev/flipbot/internal/text"
 )
 
 // ErrorCode is the "error" string of a failed call, as the service spells it.
@@ -107,6 +111,10 @@ type APIError struct {
 	ServerNowMS int64
 	// RetryAfter is the Retry-After header, 0 when absent.
 	RetryAfter time.Duration
+	// Page is the start of a body that was not JSON (a web page or a
+	// proxy's text), cleaned for a log line; empty when the body was JSON
+	// or empty.
+	Page string
 }
 
 // Error describes the failure: operation, status and error string.
@@ -125,6 +133,77 @@ func AsAPIError(err error) *APIError {
 		return e
 	}
 	return nil
+}
+
+// PageError is a 2xx answer whose body is not JSON at all (a web page,
+// say): what a URL that names a site's page rather than the bot API gets.
+type PageError struct {
+	// Op is the action.
+	Op string
+	// Status is the HTTP status code.
+	Status int
+	// Page is the body's start, cleaned for a log line.
+	Page string
+	// Err is the JSON decoder's error.
+	Err error
+}
+
+// Error says what came instead of the API's JSON.
+func (e *PageError) Error() string {
+	return fmt.Sprintf("flipsight %s: decode answer: HTTP %d with a body that is not JSON (%q): %v", e.Op, e.Status, e.Page, e.Err)
+}
+
+// Unwrap returns the decoder's error.
+func (e *PageError) Unwrap() error { return e.Err }
+
+// LooksMisdirected reports whether err is an answer no bot API gives, so
+// that the API URL itself (--api) is probably wrong, and describes what
+// came instead: HTTP 404, which the service never answers (its error table
+// has 400, 401, 403, 405, 409, 413, 429 and 503), or a body that is not
+// JSON with a 2xx or 4xx status (a site's page). A 5xx or 429 page is a
+// proxy's passing trouble, not a wrong URL, and is not counted.
+func LooksMisdirected(err error) (what string, ok bool) {
+	var pe *PageError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("HTTP %d with a page that is not JSON (%q)", pe.Status, pe.Page), true
+	}
+	e := AsAPIError(err)
+	switch {
+	case e == nil:
+		return "", false
+	case e.Status == http.StatusNotFound:
+		if e.Page != "" {
+			return fmt.Sprintf("HTTP 404 (%q)", e.Page), true
+		}
+		return "HTTP 404", true
+	case e.Page != "" && e.Status < 500 && e.Status != http.StatusTooManyRequests:
+		return fmt.Sprintf("HTTP %d with a page that is not JSON (%q)", e.Status, e.Page), true
+	}
+	return "", false
+}
+
+// pageStart is the start of a body that is not JSON, cleaned for a log
+// line: control characters and runs of white space become one space, at
+// most 60 characters; "" when body is empty or starts like JSON.
+func pageStart(body []byte) string {
+	s := strings.TrimSpace(string(body[:min(len(body), 512)]))
+	if s == "" || s[0] == '{' || s[0] == '[' {
+		return ""
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return text.Elide(b.String(), 60)
 }
 
 // IsAuth reports whether err is a rejected token (401): the bot must stop.
