@@ -274,7 +274,9 @@ func TestRefusedMovesPollAtMostOnceASecond(t *testing.T) {
 	gaps := rec.pollGaps(from)
 	require.NotEmpty(t, gaps)
 	for _, g := range gaps {
-		assert.GreaterOrEqual(t, g, gap-5*time.Millisecond, "polls closer than the minimum gap: %v", gaps)
+		// The bot keeps a twentieth to spare; the test server's own
+		// scheduling on a loaded machine may eat as much again.
+		assert.GreaterOrEqual(t, g, gap-gap/10, "polls closer than the minimum gap: %v", gaps)
 	}
 	_ = id
 }

@@ -277,3 +277,18 @@ func TestHangingEngineOnASlowLinkNeverLosesOnTime(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppedEngineAnswerIsTaken: an engine that answers with its best move
+// when stopped, but says so a little after its time (a loaded machine), is
+// waited for within the clock's spare time: its move is played, never a
+// one-ply fallback while a search result exists.
+func TestStoppedEngineAnswerIsTaken(t *testing.T) {
+	t.Parallel()
+	eng := &fakeEngine{behave: "stopsLate", delay: 60 * time.Millisecond}
+	_, br, _ := playOneWith(t, serverOpts{clock: 60 * time.Second}, func(*faults) {}, eng, func(o *Options, _ *flipsight.Config) {
+		o.MaxThink = 100 * time.Millisecond
+	})
+	logs := br.logs.String()
+	assert.Zero(t, strings.Count(logs, "playing a fallback move"), "fallback moves")
+	assert.Positive(t, strings.Count(logs, "source=engine"), "engine moves")
+}

@@ -157,7 +157,7 @@ func (fs *fakeServer) waitResult(t *testing.T, id int64, within time.Duration) a
 // fakeEngine is a scripted engine: it plays a rules-legal move (random or
 // first), or misbehaves as told.
 type fakeEngine struct {
-	behave string // "", "hang", "error", "illegal", "slow"
+	behave string // "", "hang", "error", "illegal", "slow", "stopsLate"
 	delay  time.Duration
 	// gate, when set, holds every move until it is closed (or the move's
 	// context ends): a test opens it once the matches it wants to overlap
@@ -199,6 +199,13 @@ func (e *fakeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 		return engines.Result{}, errors.New("engine crashed")
 	case "illegal":
 		return engines.Result{Move: 200}, nil
+	case "stopsLate":
+		// Searches until stopped, then takes delay to say its best move
+		// (a loaded machine running the stopped search late).
+		<-ctx.Done()
+		time.Sleep(e.delay)
+		legal := req.Position.LegalMoves()
+		return engines.Result{Move: legal[len(legal)-1], Depth: 7}, nil
 	case "slow":
 		select {
 		case <-time.After(e.delay):

@@ -317,6 +317,19 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 	defer timer.Stop()
 	asked := b.clock.Now()
 	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C)
+	if got == timedOut && !spec {
+		// The engine's context has ended with the timer: an engine that
+		// answers with its best move so far when stopped (the built-in
+		// search) is waiting for the CPU to say so, which on a loaded
+		// machine takes longer than its margin. Its answer beats a
+		// one-ply move; the grace comes out of the clock's spare time.
+		cancel()
+		if g := stopGrace(clk, time.Now()); g > 0 {
+			grace := time.NewTimer(g)
+			a, got = awaitAnswer(t.ctx.Done(), ch, grace.C)
+			grace.Stop()
+		}
+	}
 	switch got {
 	case answered:
 		waited := b.clock.Now().Sub(asked)
@@ -342,6 +355,23 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 	default: // the leg changed: the move is dropped
 		return choice{}, true
 	}
+}
+
+// maxStopGrace bounds how long the bot waits, after an engine's time is up
+// and its context ended, for the answer of an engine that stops with its
+// best move so far.
+const maxStopGrace = 300 * time.Millisecond
+
+// stopGrace is the wait for a stopped engine's answer at now: at most
+// maxStopGrace and an eighth of what is left on the move's clock, so that
+// the grace never costs the leg its time.
+func stopGrace(clk engines.Request, now time.Time) time.Duration {
+	at := clk.At
+	if at.IsZero() {
+		at = now
+	}
+	left := clk.Remaining - now.Sub(at)
+	return min(maxStopGrace, left/8)
 }
 
 // engineAnswer is what an engine's Move returned.

@@ -96,8 +96,10 @@ func TestPollFloorHoldsAsTheServerSeesIt(t *testing.T) {
 	gaps := rec.pollGaps(from)
 	require.GreaterOrEqual(t, len(gaps), 6)
 	for _, g := range gaps {
-		// The server's clock reads arrivals, a little after the writes.
-		assert.GreaterOrEqual(t, g, gap-2*time.Millisecond, "polls closer than the gap at the server: %v", gaps)
+		// The bot keeps a twentieth to spare; the test server's own
+		// scheduling on a loaded machine may eat as much again (before,
+		// gaps of 0.6 of the gap came through).
+		assert.GreaterOrEqual(t, g, gap-gap/10, "polls closer than the gap at the server: %v", gaps)
 	}
 }
 
