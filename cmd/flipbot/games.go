@@ -469,13 +469,13 @@ func resultLine(g *record.Game) string {
 	default:
 		s = "a draw"
 	}
-	s += fmt.Sprintf(", black %d - white %d", g.ResultDiscs[0], g.ResultDiscs[1])
+	s += ", " + record.DiscsText(g.ResultDiscs, g.MyColor)
 	if g.Mode == othello.Anti.String() {
 		s += " (anti: fewer discs win)"
 	}
 	switch g.LegStatus {
 	case "timeout":
-		s += fmt.Sprintf("; ended on time (on the board: %d - %d)", g.Discs[0], g.Discs[1])
+		s += fmt.Sprintf("; ended on time (on the board: %d–%d)", g.Discs[0], g.Discs[1])
 	case "stopped":
 		s += "; the leg was stopped"
 	}

@@ -207,7 +207,7 @@ func TestGamesCommands(t *testing.T) {
 			assert.Contains(t, out, "\n 8  ", "eight ranks")
 			assert.NotContains(t, out, "\n 9 ")
 			assert.Contains(t, out, "Result   "+std1.Result+" for this bot: ")
-			assert.Contains(t, out, fmt.Sprintf("black %d - white %d", std1.ResultDiscs[0], std1.ResultDiscs[1]))
+			assert.Contains(t, out, fmt.Sprintf("%d–%d (bot black)", std1.ResultDiscs[0], std1.ResultDiscs[1]))
 			assert.Contains(t, out, finalBoardText(t, std1))
 		}},
 		{name: "show a grand game", args: []string{"show", grand.ID, "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
