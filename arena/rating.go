@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"errors"
 	"fmt"
 
 	"flipbot.dev/flipbot/arena/glicko"
@@ -98,7 +99,7 @@ func (s *Server) rate(m *match) {
 	afterB, errB := glicko.Update(before[1], []glicko.Result{{Opponent: before[0], Score: 1 - scoreA}}, RatingTau)
 	if errA != nil || errB != nil {
 		// Cannot happen: the arena makes every rating it rates with.
-		s.log.Error("rating not applied", "match", m.id, "err", fmt.Errorf("%w %w", errA, errB))
+		s.log.Error("rating not applied", "match", m.id, "err", errors.Join(errA, errB))
 		return
 	}
 	a.rating.record(scoreA, afterA)
