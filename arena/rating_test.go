@@ -2,6 +2,8 @@ package arena
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -153,6 +155,13 @@ func TestRatingsAfterMatch(t *testing.T) {
 			assert.Equal(t, ra.Rating, snap.Bots[0].Rating)
 			assert.Equal(t, rb.RD, snap.Bots[1].RD)
 			assert.Equal(t, ra.Wins, snap.Bots[0].Wins)
+			resp, err := http.Get(f.ts.URL + "/")
+			require.NoError(t, err)
+			page, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			require.NoError(t, err)
+			assert.Contains(t, string(page), fmt.Sprintf("%.0f ± %.0f", ra.Rating, ra.RD))
+			assert.Contains(t, string(page), fmt.Sprintf("<td>%d–%d–%d</td>", rb.Wins, rb.Draws, rb.Losses))
 		})
 	}
 }
