@@ -46,8 +46,8 @@
 //   - clock.go: [Clock], [SystemClock], [ManualClock].
 //
 // It may import flipsight (the wire types it serves), arena/glicko (the
-// rating system), engines and
-// engines/othello (the rules it referees with) and engines/search (the
-// built-in engine of its house bots); nothing of bot, appliance or cmd.
+// rating system), engines and engines/othello (the rules it referees
+// with) and engines/search (the built-in engine of its house bots);
+// nothing of bot, appliance or cmd.
 // Its tests also run external engines (engines/jsonline, engines/proc).
 package arena

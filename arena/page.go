@@ -85,7 +85,7 @@ func (s *Server) Snapshot() Snapshot {
 	snap := Snapshot{Now: now, Bots: []BotView{}, Live: []MatchView{}, Pending: []MatchView{}, Recent: []MatchView{}}
 	for _, b := range s.bots {
 		v := BotView{ID: b.id, Name: b.name, Builtin: b.builtin, Online: s.online(b, now), Modes: b.modeList, Running: s.running(b),
-			Rating: b.rating.Rating, RD: b.rating.RD, Wins: b.rating.wins, Draws: b.rating.draw, Losses: b.rating.losses}
+			Rating: b.rating.Rating, RD: b.rating.RD, Wins: b.rating.wins, Draws: b.rating.draws, Losses: b.rating.losses}
 		if b.builtin {
 			v.Engine = b.engine.Name()
 		} else if b.env != nil {

@@ -25,9 +25,9 @@ const (
 // botRating is a bot's rating record. Guarded by Server.mu.
 type botRating struct {
 	glicko.Player
-	high               float64
-	wins, losses, draw int
-	streak, bestStreak int // streak: +n wins in a row, −n losses in a row
+	high                float64
+	wins, losses, draws int
+	streak, bestStreak  int // streak: +n wins in a row, −n losses in a row
 }
 
 func newBotRating() botRating {
@@ -38,13 +38,13 @@ func newBotRating() botRating {
 }
 
 // games returns the rated matches the bot has finished.
-func (r *botRating) games() int { return r.wins + r.losses + r.draw }
+func (r *botRating) games() int { return r.wins + r.losses + r.draws }
 
 // wire returns r as agent_poll's bot.rating.
 func (r *botRating) wire() *flipsight.Rating {
 	out := &flipsight.Rating{
 		Rating: r.Rating, RD: r.RD, HighRating: r.high,
-		Wins: r.wins, Losses: r.losses, Draws: r.draw,
+		Wins: r.wins, Losses: r.losses, Draws: r.draws,
 		Streak: r.streak, BestStreak: r.bestStreak,
 		Official:         r.games() >= OfficialAfter,
 		OfficialProgress: &flipsight.OfficialProgress{Kind: "provisional", Current: min(r.games(), OfficialAfter), Required: OfficialAfter},
@@ -68,7 +68,7 @@ func (r *botRating) record(score float64, after glicko.Player) {
 		r.losses++
 		r.streak = min(r.streak, 0) - 1
 	default:
-		r.draw++
+		r.draws++
 		r.streak = 0
 	}
 	r.bestStreak = max(r.bestStreak, r.streak)
