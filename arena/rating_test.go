@@ -234,3 +234,31 @@ func firstMoves(t *testing.T, a, b *specClient, id int64) {
 		require.Equal(t, http.StatusOK, status, "%v", ans)
 	}
 }
+
+// TestBotRatingRecord: the counts, the signed streak, the best streak,
+// the high rating and the official mark after OfficialAfter matches.
+func TestBotRatingRecord(t *testing.T) {
+	r := newBotRating()
+	p := r.Player
+	for _, s := range []float64{glicko.Win, glicko.Win, glicko.Draw, glicko.Loss, glicko.Loss, glicko.Win} {
+		p.Rating += 10 * (s - 0.5)
+		r.record(s, p)
+	}
+	w := r.wire()
+	assert.Equal(t, [3]int{3, 1, 2}, [3]int{w.Wins, w.Draws, w.Losses})
+	assert.Equal(t, 1, w.Streak)
+	assert.Equal(t, 2, w.BestStreak)
+	assert.Equal(t, float64(InitialRating+10), w.HighRating)
+	assert.False(t, w.Official)
+	assert.Equal(t, "pz-rating-unofficial", w.Color)
+	assert.Equal(t, 6, w.OfficialProgress.Current)
+	r.record(glicko.Loss, p)
+	assert.Equal(t, -1, r.wire().Streak)
+	for r.games() < OfficialAfter {
+		r.record(glicko.Draw, p)
+	}
+	w = r.wire()
+	assert.True(t, w.Official)
+	assert.Empty(t, w.Color)
+	assert.Equal(t, OfficialAfter, w.OfficialProgress.Current)
+}
