@@ -70,6 +70,14 @@ func TestApplianceAgainstArena(t *testing.T) {
 	assert.Contains(t, []string{"win", "loss", "draw"}, st.Results[0].Outcome)
 	t.Logf("result: %+v", st.Results[0])
 	assert.NotContains(t, e.logs.String(), tokA)
+	// The arena rates the match (Glicko-2, as FlipSight would), so the
+	// device's rating history gains a sample with the match's result: the
+	// rating graph fills offline too.
+	require.Eventually(t, func() bool {
+		h := e.a.ratings.history()
+		n := len(h.Samples)
+		return n >= 2 && h.Result(n-1) == st.Results[0].Outcome && h.Samples[n-1].Rating != h.Samples[0].Rating
+	}, 30*time.Second, 50*time.Millisecond, "the rating history records the rated match: %+v", e.a.ratings.history())
 
 	// Both legs are kept; after a restart (a new process reading the same
 	// directory, as after a reboot or gok update) the games page lists

@@ -35,6 +35,9 @@
 //   - builtin.go, level.go: the built-in bots and their levels ([Player],
 //     [Engines]); remote.go: [PlayOverAPI], a minimal connector for demos
 //     and tests.
+//   - rating.go: every bot's Glicko-2 rating ([InitialRating]), updated
+//     when a ranked bot-vs-bot match finishes, and reported in
+//     agent_poll's bot.rating and the match's rating_before/after.
 //   - tournament.go: [RunTournament] and the Elo difference
 //     ([EloInterval]).
 //   - admin.go: the test hooks (/arena/admin/*: [Server.Challenge],
@@ -42,8 +45,9 @@
 //   - page.go: the live page and its JSON ([Server.Snapshot]).
 //   - clock.go: [Clock], [SystemClock], [ManualClock].
 //
-// It may import flipsight (the wire types it serves), engines and
-// engines/othello (the rules it referees with) and engines/search (the
-// built-in engine of its house bots); nothing of bot, appliance or cmd.
+// It may import flipsight (the wire types it serves), arena/glicko (the
+// rating system), engines and engines/othello (the rules it referees
+// with) and engines/search (the built-in engine of its house bots);
+// nothing of bot, appliance or cmd.
 // Its tests also run external engines (engines/jsonline, engines/proc).
 package arena

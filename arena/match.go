@@ -39,6 +39,10 @@ type match struct {
 	roomAt     string
 	xot        bool
 	humanBlack int // human matches: the black participant
+	// The participants' ratings before and after the match, once
+	// ratingApplied (rating.go).
+	ratingApplied             bool
+	ratingBefore, ratingAfter [2]float64
 }
 
 // leg is one game of a match. Clocks are in colour order [black, white]:
@@ -260,6 +264,7 @@ func (s *Server) endMatch(m *match, at int64, status, reason string, winner *int
 	m.winner = winner
 	m.endMS = at
 	s.finished = append(s.finished, m.id)
+	s.rate(m)
 	a, b := s.botName(m.botA), s.botName(m.botB)
 	t := m.totals()
 	s.log.Info("match ended", "match", m.id, "mode", m.mode.String(), "a", a, "b", b,

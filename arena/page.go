@@ -39,6 +39,12 @@ type BotView struct {
 	Modes   []string `json:"supported_games"`
 	Running int      `json:"running"`
 	Engine  string   `json:"engine"`
+	// The bot's rating (Glicko-2, rating.go) and its rated matches.
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
 }
 
 // MatchView is a match on the page.
@@ -78,7 +84,8 @@ func (s *Server) Snapshot() Snapshot {
 	s.advanceAll(now)
 	snap := Snapshot{Now: now, Bots: []BotView{}, Live: []MatchView{}, Pending: []MatchView{}, Recent: []MatchView{}}
 	for _, b := range s.bots {
-		v := BotView{ID: b.id, Name: b.name, Builtin: b.builtin, Online: s.online(b, now), Modes: b.modeList, Running: s.running(b)}
+		v := BotView{ID: b.id, Name: b.name, Builtin: b.builtin, Online: s.online(b, now), Modes: b.modeList, Running: s.running(b),
+			Rating: b.rating.Rating, RD: b.rating.RD, Wins: b.rating.wins, Draws: b.rating.draws, Losses: b.rating.losses}
 		if b.builtin {
 			v.Engine = b.engine.Name()
 		} else if b.env != nil {

@@ -118,6 +118,7 @@ func (s *Server) AddBot(bc BotConfig) (int64, error) {
 		maxMatches:   bc.MaxMatches,
 		strict:       bc.Strict,
 		registeredMS: s.nowMS(),
+		rating:       newBotRating(),
 		modes:        map[othello.Mode]bool{},
 	}
 	for _, m := range modes {
@@ -298,6 +299,7 @@ type bot struct {
 	lastSeenMS   int64 // last authenticated request
 	autoOffUntil int64 // out of automatic matching until then
 	strict       bool  // a failed engine answer makes no move
+	rating       botRating
 }
 
 // connected returns whether the bot is connected at now, and if not,
@@ -339,7 +341,7 @@ func (s *Server) wire(b *bot, now int64) flipsight.Bot {
 			PlayerID: "local", Name: "Local", Photo: "/img/no_profile.gif",
 		},
 		EngineLevel:    []byte("null"),
-		Rating:         &flipsight.Rating{Rating: 1200, RD: 300, HighRating: 1200, Color: "pz-rating-unofficial", OfficialProgress: &flipsight.OfficialProgress{Kind: "provisional", Required: 50}},
+		Rating:         b.rating.wire(),
 		SupportedGames: append([]string{}, b.modeList...),
 		AutoMatch:      b.autoMatch,
 		RegisteredAt:   time.UnixMilli(b.registeredMS).UTC().Format(time.DateTime),

@@ -9,18 +9,23 @@ import (
 // wireMatch returns the full match object as agent_poll lists it.
 func (s *Server) wireMatch(m *match, now int64) flipsight.Match {
 	out := flipsight.Match{
-		ID:           m.id,
-		BotA:         m.botA,
-		BotB:         m.botB,
-		GameMode:     m.mode.String(),
-		TimeLimitSec: int((m.clockMS + 999) / 1000),
-		Status:       m.status,
-		Auto:         m.auto,
-		ExpiresMS:    m.expiresMS,
-		Ranked:       m.ranked,
-		RatingBefore: []*float64{nil, nil},
-		RatingAfter:  []*float64{nil, nil},
-		CreatedAt:    time.UnixMilli(m.createdMS).UTC().Format(time.DateTime),
+		ID:            m.id,
+		BotA:          m.botA,
+		BotB:          m.botB,
+		GameMode:      m.mode.String(),
+		TimeLimitSec:  int((m.clockMS + 999) / 1000),
+		Status:        m.status,
+		Auto:          m.auto,
+		ExpiresMS:     m.expiresMS,
+		Ranked:        m.ranked,
+		RatingApplied: m.ratingApplied,
+		RatingBefore:  []*float64{nil, nil},
+		RatingAfter:   []*float64{nil, nil},
+		CreatedAt:     time.UnixMilli(m.createdMS).UTC().Format(time.DateTime),
+	}
+	if m.ratingApplied {
+		out.RatingBefore = []*float64{ptr(m.ratingBefore[0]), ptr(m.ratingBefore[1])}
+		out.RatingAfter = []*float64{ptr(m.ratingAfter[0]), ptr(m.ratingAfter[1])}
 	}
 	if m.human {
 		out.Kind = flipsight.KindHuman

@@ -10,7 +10,7 @@
 //
 //	ind := gpio.Open(ctx, gpio.Config{})   // never fails; absent hardware is logged and skipped
 //	defer ind.Close()                      // LEDs off, display asleep, ACT LED back to the kernel
-//	ind.Show(gpio.Status{Kind: gpio.SetupNeeded, PairingCode: "4F7K-29QX", SetupURL: "http://192.168.1.23:8080/"})
+//	ind.Show(gpio.Status{Kind: gpio.SetupNeeded, PairingCode: "480917", SetupURL: "http://192.168.1.23:8080/"})
 //	...
 //	ind.Show(gpio.Status{Kind: gpio.InGame, Game: gpio.Game{Opponent: "edax-l5", Mode: "std", Legs: legs}})
 //

@@ -28,13 +28,13 @@ func Example() {
 
 // TextLines is what a character display shows; bytes 0–7 are icons.
 func ExampleTextLines() {
-	st := gpio.Status{Kind: gpio.SetupNeeded, PairingCode: "4F7K-29QX", SetupURL: "http://192.168.1.23:8080/"}
+	st := gpio.Status{Kind: gpio.SetupNeeded, PairingCode: "480917", SetupURL: "http://192.168.1.23:8080/"}
 	for _, l := range gpio.TextLines(st, 20, 4, gpio.View{}) {
 		fmt.Printf("|%-20s|\n", strings.ReplaceAll(l, string(gpio.IconLock), "#"))
 	}
 	// Output:
 	// |#Setup needed       |
-	// |code 4F7K-29QX      |
+	// |code 480917         |
 	// |192.168.1.23:8080   |
 	// |open in a browser   |
 }

@@ -16,11 +16,11 @@ func SampleStatus(k Kind) Status {
 	st := Status{Kind: k, Address: "192.168.1.23", BotName: "flipbot-pi", Rating: 1532}
 	switch k {
 	case SetupNeeded:
-		st.PairingCode = "4F7K-29QX"
+		st.PairingCode = "480917"
 		st.SetupURL = "http://192.168.1.23:8080/"
 	case TokenRejected:
 		st.Detail = "HTTP 401"
-		st.PairingCode = "8HQ2-M4TZ"
+		st.PairingCode = "215386"
 		st.SetupURL = "http://192.168.1.23:8080/"
 	case NoNetwork:
 		st.Address = ""

@@ -145,15 +145,15 @@ func TestTextLines(t *testing.T) {
 		want       []string
 	}{
 		{"setup 20x4", SampleStatus(SetupNeeded), 20, 4, 0,
-			[]string{"\x04Setup needed", "code 4F7K-29QX", "192.168.1.23:8080", "open in a browser"}},
+			[]string{"\x04Setup needed", "code 480917", "192.168.1.23:8080", "open in a browser"}},
 		{"setup 16x2 page 0", SampleStatus(SetupNeeded), 16, 2, 0,
-			[]string{"\x04Setup needed", "code 4F7K-29QX"}},
+			[]string{"\x04Setup needed", "code 480917"}},
 		{"setup 16x2 page 1", SampleStatus(SetupNeeded), 16, 2, 1,
 			[]string{"\x04Setup needed", "192.168.1.23"}},
 		{"setup 16x2 page 2", SampleStatus(SetupNeeded), 16, 2, 2,
 			[]string{"\x04Setup needed", ":8080"}},
 		{"setup 16x2 page 4 wraps", SampleStatus(SetupNeeded), 16, 2, 4,
-			[]string{"\x04Setup needed", "code 4F7K-29QX"}},
+			[]string{"\x04Setup needed", "code 480917"}},
 		{"idle 20x4", SampleStatus(OnlineIdle), 20, 4, 0,
 			[]string{"\x02flipbot-pi", "rating 1532", "waiting for match", "\x05192.168.1.23"}},
 		{"ingame 20x4", ingame, 20, 4, 0,
@@ -233,7 +233,7 @@ func TestKindNames(t *testing.T) {
 }
 
 func FuzzTextLines(f *testing.F) {
-	f.Add("edax", "std", "4F7K-29QX", "http://192.168.1.23:8080/", "10.0.0.1", "HTTP 401", 34, 21, int64(41e9), 3)
+	f.Add("edax", "std", "480917", "http://192.168.1.23:8080/", "10.0.0.1", "HTTP 401", 34, 21, int64(41e9), 3)
 	f.Add("オセロ", "", "", "::::", "", "\x00\x7f", -1, 1000, int64(-5), 0)
 	f.Fuzz(func(t *testing.T, name, mode, code, url, addr, detail string, mine, theirs int, clock int64, kind int) {
 		st := Status{
@@ -260,4 +260,17 @@ func FuzzTextLines(f *testing.F) {
 		}
 		RenderOLED(st, image.Pt(128, 32), View{Page: 1})
 	})
+}
+
+// TestSamplePairingCodeIsRealFormat: the preview's pairing codes look like
+// the ones the appliance makes (appliance.newPairingCode: six decimal
+// digits, no separator), so a preview shows what a user will see.
+func TestSamplePairingCodeIsRealFormat(t *testing.T) {
+	for _, k := range Kinds() {
+		code := SampleStatus(k).PairingCode
+		if code == "" {
+			continue
+		}
+		assert.Regexp(t, `^[0-9]{6}$`, code, "%s", k)
+	}
 }

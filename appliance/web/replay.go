@@ -85,10 +85,11 @@ type svgMark struct {
 	Class  string
 }
 
-// moveRow is one line of the move list: a move number, black's move and
-// white's.
+// moveRow is one line of the move list: black's move and white's, each
+// numbered by its ply as every view numbers moves (record's "Notation");
+// rows are not numbered, since after a pass a pair number would not name
+// one move.
 type moveRow struct {
-	N     int
 	Cells [2]*moveCell
 }
 
@@ -315,8 +316,9 @@ func lossMark(class string) string {
 	return ""
 }
 
-// moveRows lays the moves out in numbered pairs, black's then white's; a
-// game whose first move is white's starts with an empty black cell.
+// moveRows lays the moves out in rows of black's move then white's, each
+// labelled with its ply; a game whose first move is white's starts with an
+// empty black cell, and a pass is a move of its own ("pass").
 func moveRows(g record.Game, a *record.Analysis, plies []plyView, size int) []moveRow {
 	var rows []moveRow
 	for i, m := range g.Moves {
@@ -328,11 +330,11 @@ func moveRows(g record.Game, a *record.Analysis, plies []plyView, size int) []mo
 			col = 1
 		}
 		if len(rows) == 0 || col == 0 || rows[len(rows)-1].Cells[1] != nil {
-			rows = append(rows, moveRow{N: len(rows) + 1})
+			rows = append(rows, moveRow{})
 		}
 		pv := plies[i+1]
 		c := &moveCell{Ply: i + 1, Square: squareText(m.Move, size), Class: pv.Class, Mark: lossMark(pv.Class)}
-		title := []string{fmt.Sprintf("%d. %s %s", i+1, colorName(m.Color), c.Square), fmt.Sprintf("%.1f s", float64(m.TimeMS)/1000),
+		title := []string{record.MoveLabel(i+1, colorName(m.Color)+" "+c.Square), fmt.Sprintf("%.1f s", float64(m.TimeMS)/1000),
 			"● " + formatClock(pv.Clock[0]) + " ○ " + formatClock(pv.Clock[1])}
 		if am := pv.Analysed; am != nil && m.Move != othello.Pass {
 			t := fmt.Sprintf("%s, lost %.1f", pv.Class, am.Loss)

@@ -152,21 +152,19 @@ func TestReplayPage(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, code)
 }
 
-// TestReplayMoveListPairs: the list numbers black's and white's moves in
-// pairs; a game whose first move is white's starts with an empty cell.
-func TestReplayMoveListPairs(t *testing.T) {
+// TestReplayMoveListByPly: the list puts black's moves in the first
+// column and white's in the second, each numbered by its ply (as the
+// analysis, the panel and `flipbot games show` number moves), rows not
+// numbered; a game whose first move is white's starts with an empty cell.
+func TestReplayMoveListByPly(t *testing.T) {
 	g := sampleGame(t, othello.Std, 5, 5, "Greedy")
 	rows := moveRows(g, nil, plyViews(mustFrames(t, g), nil), 8)
-	first := 0
-	if g.Moves[0].Color == 2 {
-		assert.Nil(t, rows[0].Cells[0], "white first: black's cell empty")
-		first = 1
-	}
 	ply := 1
 	for i, r := range rows {
-		assert.Equal(t, i+1, r.N)
 		for c := range 2 {
-			if i == 0 && c < first || r.Cells[c] == nil {
+			if r.Cells[c] == nil {
+				assert.True(t, i == 0 && c == 0 && g.Moves[0].Color == 2 || i == len(rows)-1 && c == 1,
+					"row %d: only a white-first game's first cell and the last row's second are empty", i)
 				continue
 			}
 			assert.Equal(t, ply, r.Cells[c].Ply)
@@ -175,6 +173,66 @@ func TestReplayMoveListPairs(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(g.Moves)+1, ply)
+
+	h, _ := analysedHandler(t, g)
+	h.t = t
+	code, body := h.get("/games/" + g.ID)
+	require.Equal(t, http.StatusOK, code)
+	list := body[strings.Index(body, `<table id="moves"`):]
+	list = list[:strings.Index(list, `</table>`)]
+	labels := regexp.MustCompile(`data-ply="(\d+)"[^>]*><small class="ply">(\d+)\.</small> ([a-j]\d+|pass)`).FindAllStringSubmatch(list, -1)
+	require.Len(t, labels, len(g.Moves), "every move labelled")
+	for i, l := range labels {
+		assert.Equal(t, strconv.Itoa(i+1), l[1])
+		assert.Equal(t, l[1], l[2], "the label is the move's ply")
+		assert.Equal(t, g.Moves[i].Square, l[3])
+	}
+	assert.NotRegexp(t, `<th>\d+\.</th>`, list, "no pair numbers")
+}
+
+// TestReplayNotation: the header gives the discs black's first with the
+// bot's colour, the summary names the worst move by its ply, and a side
+// whose worst move lost less than an inaccuracy made "no mistake", on the
+// replay and on the games list.
+func TestReplayNotation(t *testing.T) {
+	g := sampleGame(t, othello.Std, 1, 40, "Edax")
+	h, a := analysedHandler(t, g)
+	h.t = t
+	// Black (the bot) loses 6 discs at its first move; white never loses.
+	first := 0
+	if a.Moves[0].Color != 1 {
+		first = 1
+	}
+	for i := range a.Moves {
+		a.Moves[i].Loss = 0
+		a.Moves[i].Played = a.Moves[i].Score
+		a.Moves[i].Forced = false
+	}
+	a.Moves[first].Loss = 6
+	a.Moves[first].Played = a.Moves[first].Score - 6
+	require.NoError(t, h.cfg.Games.SaveAnalysis(a))
+	require.Equal(t, 1, g.MyColor)
+
+	code, body := h.get("/games/" + g.ID)
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, html.EscapeString(record.DiscsText(g.ResultDiscs, 1)))
+	assert.Contains(t, body, "(bot black)")
+	summary := body[strings.Index(body, `id="analysis-summary"`):]
+	label := record.MoveLabel(first+1, a.Moves[first].Square)
+	assert.Contains(t, summary, `data-ply="`+strconv.Itoa(first+1)+`" class="c-mistake">`+label+`</a> −6.0 (mistake)`)
+	assert.Regexp(t, `○ [^<]*</td><td>0\.00</td><td>\d+</td><td>no mistake</td>`, summary)
+	assert.NotContains(t, summary, "(best)")
+
+	code, body = h.get("/games")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, html.EscapeString(record.DiscsText(g.Discs, 1)))
+	assert.Contains(t, body, `class="c-mistake">`+label+` −6.0</a>`)
+
+	// The bot's side without a mistake: the list says so.
+	a.Moves[first].Loss = 0.5
+	require.NoError(t, h.cfg.Games.SaveAnalysis(a))
+	_, body = h.get("/games")
+	assert.Contains(t, body, "<td>no mistake</td>")
 }
 
 func mustFrames(t *testing.T, g record.Game) []frame {

@@ -60,6 +60,8 @@ func parseTemplates() (*template.Template, error) {
 		"tally":      func(label string, rows []record.Tally, more int) tallyView { return tallyView{label, rows, more} },
 		"deref":      func(f *float64) float64 { return *f },
 		"ggf":        record.FormatGGF.Expresses,
+		"discs":      func(d [2]int, me int) string { return record.DiscsText(d, me) },
+		"noMistake":  func() string { return record.NoMistake },
 	}
 	t, err := template.New("pages").Funcs(funcs).ParseFS(assets, "*.html")
 	if err != nil {

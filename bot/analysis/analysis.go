@@ -26,6 +26,9 @@
 //   - A turning point is a move whose mover's expected outcome (win, draw,
 //     loss: the sign of the value) became worse, by an exact loss of at
 //     least an inaccuracy or a midgame loss of at least a mistake.
+//   - Moves are numbered by ply, passes included (record.Analysis's
+//     turning points, record.Worst, this package's errors), as every view
+//     of a game numbers them (bot/record's "Notation").
 //
 // Analysing stops as soon as its context ends (a match starts on the
 // device), returning the context's error and nothing half done.

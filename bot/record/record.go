@@ -100,9 +100,26 @@
 // discs, an inaccuracy below [MistakeLoss], a mistake below [BlunderLoss],
 // a blunder from it on.
 //
+// # Notation
+//
+// Every view of a game (the appliance's replay and games pages, the
+// analysis, `flipbot games show` and `list`, the GGF export) numbers moves
+// the same way: by ply, the n-th entry of moves being move n (1 = the
+// first move after the start; the position after it is ?ply=n on the
+// replay page), a pass counting as a move ([MoveLabel]: "19. b1"). Plies,
+// not chess-style pairs of a black and a white move: a pass gives one
+// colour two moves in a row, and a leg may start with white to move, so a
+// pair number does not name one move; a ply number always does, and it
+// is the index the analysis (worst moves, turning points) and the GGF
+// move list already use. Discs are black's first with the bot's colour
+// named ([DiscsText]: "25–0 (bot black)"), and a side whose worst move
+// lost less than an inaccuracy shows [NoMistake] ([Worst.String]).
+//
 // # Files
 //
 //   - record.go: [Game], its schema and its checks.
+//   - notation.go: how moves, discs and worst moves are written
+//     ([MoveLabel], [DiscsText], [Worst.String]).
 //   - build.go: [FromLeg], a finished leg's record from the wire's match.
 //   - store.go: [Store], the rotating JSON-lines files under a size cap,
 //     and [AppendFile].

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -102,7 +103,7 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 		sum := a.Summary()
 		fmt.Fprintf(stdout, row, id, game.Mode, fmt.Sprint(len(game.Moves)), exactFrom(a), fmt.Sprintf("%.1f", took.Seconds()), cpuText,
 			fmt.Sprintf("%.2f/%.2f", sum.MeanLoss[0], sum.MeanLoss[1]), worstText(sum.Worst[0]), worstText(sum.Worst[1]),
-			plies(a.TurningPoints))
+			turningText(&a))
 	}
 	writeAnalyseTimes(stdout, times)
 	if failed > 0 {
@@ -144,25 +145,23 @@ func exactFrom(a record.Analysis) string {
 	return "-"
 }
 
-func worstText(w record.Worst) string {
-	if w.Ply == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%d. %s −%.1f (%s)", w.Ply, w.Square, w.Loss, record.LossClass(w.Loss))
-}
+// worstText is a side's worst move: "19. b1 −6.0 (mistake)", "no
+// mistake" or "-" (record.Worst.String).
+func worstText(w record.Worst) string { return w.String() }
 
-func plies(ps []int) string {
-	if len(ps) == 0 {
+// turningText is an analysis' turning points as moves are named
+// everywhere ("31. e6, 40. c3"; record.MoveLabel), "-" when none.
+func turningText(a *record.Analysis) string {
+	var out []string
+	for _, p := range a.TurningPoints {
+		if p >= 1 && p <= len(a.Moves) {
+			out = append(out, record.MoveLabel(p, a.Moves[p-1].Square))
+		}
+	}
+	if len(out) == 0 {
 		return "-"
 	}
-	s := ""
-	for i, p := range ps {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprint(p)
-	}
-	return s
+	return strings.Join(out, ", ")
 }
 
 // gameTime is the time one analysis took: wall clock and the process's

@@ -30,7 +30,7 @@ const gamesUsage = `usage:
                         [--mode …] [--result …] [--opponent …] [ID …]
 
 The game records flipbot keeps (--games-dir; by default where flipbot keeps
-them). list prints the games newest first (discs: the bot's first); export
+them). list prints the games newest first (discs: black's first); export
 writes them oldest first as JSON lines (every mode) or GGF (std games only:
 the others are left out, and naming one is an error), to stdout or to FILE
 (replaced whole), list shows the bot's mean loss per move and worst move
@@ -412,7 +412,7 @@ func writeGameText(w io.Writer, g *record.Game, a *record.Analysis) error {
 			fmt.Fprintf(&b, "%-8s mean loss %.2f over %d moves, worst %s\n", name, mean, n, worstText(worst))
 		}
 		if len(a.TurningPoints) > 0 {
-			fmt.Fprintf(&b, "Turning points: moves %s\n", plies(a.TurningPoints))
+			fmt.Fprintf(&b, "Turning points: %s\n", turningText(a))
 		}
 	}
 	b.WriteString("\nFinal position (X black, O white, # blocked)\n")
@@ -469,13 +469,13 @@ func resultLine(g *record.Game) string {
 	default:
 		s = "a draw"
 	}
-	s += fmt.Sprintf(", black %d - white %d", g.ResultDiscs[0], g.ResultDiscs[1])
+	s += ", " + record.DiscsText(g.ResultDiscs, g.MyColor)
 	if g.Mode == othello.Anti.String() {
 		s += " (anti: fewer discs win)"
 	}
 	switch g.LegStatus {
 	case "timeout":
-		s += fmt.Sprintf("; ended on time (on the board: %d - %d)", g.Discs[0], g.Discs[1])
+		s += fmt.Sprintf("; ended on time (on the board: %d–%d)", g.Discs[0], g.Discs[1])
 	case "stopped":
 		s += "; the leg was stopped"
 	}
@@ -494,16 +494,10 @@ func resultText(s record.Summary) string {
 	return r
 }
 
-// discsText is the DISCS column: the bot's discs first, or black's when
-// neither side was the bot.
+// discsText is the DISCS column: black's discs first and the bot's colour,
+// as every view writes them ("25–0 (bot black)"; record.DiscsText).
 func discsText(s record.Summary) string {
-	switch s.MyColor {
-	case 1:
-		return fmt.Sprintf("%d-%d", s.Discs[0], s.Discs[1])
-	case 2:
-		return fmt.Sprintf("%d-%d", s.Discs[1], s.Discs[0])
-	}
-	return fmt.Sprintf("%d-%d (black-white)", s.Discs[0], s.Discs[1])
+	return record.DiscsText(s.Discs, s.MyColor)
 }
 
 func orDash(s string) string {

@@ -126,7 +126,7 @@ func TestGamesCommands(t *testing.T) {
 			for _, g := range gs {
 				assert.Contains(t, out, g.Ended.Local().Format("2006-01-02 15:04"))
 			}
-			assert.Contains(t, out, fmt.Sprintf("%d-%d", std1.ResultDiscs[0], std1.ResultDiscs[1]))
+			assert.Contains(t, out, fmt.Sprintf("%d–%d (bot black)", std1.ResultDiscs[0], std1.ResultDiscs[1]))
 		}},
 		{name: "list by mode", args: []string{"list", "--games-dir", dir, "--mode", "std"}, check: func(t *testing.T, out, _ string) {
 			assert.Equal(t, []string{std2.ID, std1.ID}, listIDs(t, out))
@@ -207,7 +207,7 @@ func TestGamesCommands(t *testing.T) {
 			assert.Contains(t, out, "\n 8  ", "eight ranks")
 			assert.NotContains(t, out, "\n 9 ")
 			assert.Contains(t, out, "Result   "+std1.Result+" for this bot: ")
-			assert.Contains(t, out, fmt.Sprintf("black %d - white %d", std1.ResultDiscs[0], std1.ResultDiscs[1]))
+			assert.Contains(t, out, fmt.Sprintf("%d–%d (bot black)", std1.ResultDiscs[0], std1.ResultDiscs[1]))
 			assert.Contains(t, out, finalBoardText(t, std1))
 		}},
 		{name: "show a grand game", args: []string{"show", grand.ID, "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
@@ -345,7 +345,7 @@ func TestGamesAnalyse(t *testing.T) {
 	require.Equal(t, exitOK, games([]string{"list", "--games-dir", dir}, noEnv, &list, &lerr))
 	assert.Contains(t, list.String(), "LOSS/MOVE")
 	mean, _, worst := a.Summary().Side(std1.MyColor)
-	assert.Regexp(t, regexp.QuoteMeta(std1.ID)+`.* `+fmt.Sprintf("%.2f", mean)+` +`+fmt.Sprint(worst.Ply)+`\. `, list.String())
+	assert.Regexp(t, regexp.QuoteMeta(std1.ID)+`.* `+fmt.Sprintf("%.2f", mean)+` +`+regexp.QuoteMeta(worst.String()), list.String())
 	assert.Regexp(t, regexp.QuoteMeta(anti.ID)+`.* - +-\n`, list.String(), "not analysed yet")
 
 	code, out, errs = run()
@@ -377,4 +377,42 @@ func TestGamesAnalyse(t *testing.T) {
 	var out2, errs2 bytes.Buffer
 	assert.Equal(t, exitFailure, gamesCtx(ctx, []string{"analyse", "--games-dir", dir, "--redo", std2.ID}, noEnv, &out2, &errs2))
 	assert.Contains(t, errs2.String(), "stopped")
+}
+
+// TestGamesNotation: list and show write discs black's first with the
+// bot's colour named, name moves by ply ("19. b1") in the worst move and
+// the turning points, and say "no mistake" for a side whose worst move
+// lost less than an inaccuracy.
+func TestGamesNotation(t *testing.T) {
+	t.Run("discs: black's first, the bot's colour named", func(t *testing.T) {
+		for _, tc := range []struct {
+			me   int
+			want string
+		}{{1, "25–0 (bot black)"}, {2, "25–0 (bot white)"}, {0, "25–0"}} {
+			assert.Equal(t, tc.want, discsText(record.Summary{Discs: [2]int{25, 0}, MyColor: tc.me}))
+		}
+	})
+	t.Run("show", func(t *testing.T) {
+		g := playedGame(t, othello.Std, 3, 9, "house", time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC))
+		a := record.Analysis{Schema: record.AnalysisSchema, Game: g.ID, Engine: "test"}
+		for _, m := range g.Moves {
+			a.Moves = append(a.Moves, record.AnalysedMove{Color: m.Color, Move: m.Move, Square: m.Square, Best: m.Move, BestSquare: m.Square})
+		}
+		// White's moves are all best; black's third move (ply 5 or 6) loses 6.
+		bad := 4
+		if g.Moves[bad].Color != 1 {
+			bad = 5
+		}
+		require.Equal(t, 1, g.Moves[bad].Color)
+		a.Moves[bad].Loss = 6
+		a.TurningPoints = []int{bad + 1}
+		var b bytes.Buffer
+		require.NoError(t, writeGameText(&b, &g, &a))
+		label := fmt.Sprintf("%d. %s", bad+1, g.Moves[bad].Square)
+		assert.Contains(t, b.String(), "Black    mean loss")
+		assert.Regexp(t, `Black +mean loss .* worst `+regexp.QuoteMeta(label+" −6.0 (mistake)"), b.String())
+		assert.Regexp(t, `White +mean loss .* worst no mistake\n`, b.String())
+		assert.Contains(t, b.String(), "Turning points: "+label+"\n")
+		assert.Regexp(t, fmt.Sprintf(`(?m)^ *%d +black +%s `, bad+1, g.Moves[bad].Square), b.String(), "the move table numbers the same ply")
+	})
 }

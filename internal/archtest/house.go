@@ -36,6 +36,7 @@ func House() Table {
 		// The packages the rules name, relative to the module root.
 		arena       = "arena"
 		arenatest   = "arena/arenatest"
+		glicko      = "arena/glicko"
 		egaroucidT  = "engines/egaroucid/egaroucidtest"
 		enginetest  = "engines/internal/enginetest"
 		fakeclock   = "gpio/internal/fakeclock"
@@ -144,10 +145,12 @@ func House() Table {
 			{Pkg: arenatest, Layer: LayerPlayer,
 				Imports: []string{arena, flipsight},
 				Why:     "test doubles around the arena's handler (the fault front, a restartable endpoint)"},
+			{Pkg: glicko, Layer: LayerPlayer,
+				Why: "the Glicko-2 rating system the arena rates its bots with: arithmetic, no imports"},
 			{Pkg: arena, Layer: LayerPlayer,
-				Imports: []string{engines, othello, search, flipsight},
+				Imports: []string{glicko, engines, othello, search, flipsight},
 				Tests:   []string{jsonline, proc},
-				Why:     "the local server: the wire types it serves, the rules it referees with, the built-in engine its house bots play"},
+				Why:     "the local server: the wire types it serves, the rules it referees with, the built-in engine its house bots play, the rating system it rates them with"},
 
 			// Flags and environment.
 			{Pkg: config, Layer: LayerConfig,
