@@ -140,6 +140,22 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	return e, nil
 }
 
+// current returns the engine a leg's next move would get, if one is made
+// (after a discard, the replacement).
+func (s *engineSet) current(key legKey) (engines.Engine, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch s.scope() {
+	case Shared:
+		return s.shared, s.shared != nil
+	case PerMatch:
+		e, ok := s.perMatch[key.match]
+		return e, ok
+	}
+	e, ok := s.perLeg[key]
+	return e, ok
+}
+
 // prewarm makes and starts, in the background, the per-leg engines of the
 // first match (two legs) before any match is offered, and keeps them warm:
 // a program that takes seconds to load its tables (Egaroucid, Edax) is ready

@@ -1,8 +1,11 @@
 package bot
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/arena/arenatest"
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -291,4 +295,90 @@ func TestStoppedEngineAnswerIsTaken(t *testing.T) {
 	logs := br.logs.String()
 	assert.Zero(t, strings.Count(logs, "playing a fallback move"), "fallback moves")
 	assert.Positive(t, strings.Count(logs, "source=engine"), "engine moves")
+}
+
+// matchProcess is a fake engine process that serves both legs of a match
+// one request at a time, as a JSON-line engine does: leg 0's requests
+// overrun their time (the process is killed, and the next request waits for
+// a new one to start), and a request waiting for the process fails when the
+// engine is closed ("engine is closed").
+type matchProcess struct {
+	turn   chan struct{} // holds the process
+	closed chan struct{}
+	once   sync.Once
+	dead   bool // the process was killed: the next request starts one (turn held)
+}
+
+func newMatchProcess() *matchProcess {
+	return &matchProcess{turn: make(chan struct{}, 1), closed: make(chan struct{})}
+}
+
+func (e *matchProcess) Name() string               { return "one process a match" }
+func (e *matchProcess) Supports(othello.Mode) bool { return true }
+func (e *matchProcess) Close() error               { e.once.Do(func() { close(e.closed) }); return nil }
+func (e *matchProcess) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	select {
+	case e.turn <- struct{}{}:
+	case <-e.closed:
+		return engines.Result{}, errors.New("engine is closed")
+	case <-ctx.Done():
+		return engines.Result{}, ctx.Err()
+	}
+	defer func() { <-e.turn }()
+	if e.dead {
+		// Starting a new process after the kill takes a moment.
+		select {
+		case <-time.After(100 * time.Millisecond):
+			e.dead = false
+		case <-e.closed:
+			return engines.Result{}, errors.New("engine is closed")
+		}
+	}
+	if req.Leg == 0 {
+		// Overruns: no answer within budget_ms (the adapter kills the
+		// process then; the bot replaces the engine).
+		select {
+		case <-time.After(engines.SpecBudget(req.Remaining, req.Cap)):
+		case <-ctx.Done():
+		}
+		e.dead = true
+		return engines.Result{}, errors.New("no answer within budget_ms")
+	}
+	legal := req.Position.LegalMoves()
+	return engines.Result{Move: legal[0], Depth: 3}, nil
+}
+
+// TestOtherLegsTurnsReachTheReplacement: when one leg's request overruns
+// and the match's one engine process is replaced, the other leg's request
+// that was waiting for the old process goes to the replacement: every turn
+// of the other leg is answered by the engine, none by a fallback.
+func TestOtherLegsTurnsReachTheReplacement(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{clock: 60 * time.Second})
+	f := EngineFactory{Name: "match process", Scope: PerMatch, SpecTimed: true,
+		New: func() (engines.Engine, error) { return newMatchProcess(), nil }}
+	br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = 150 * time.Millisecond })
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	waitFor(t, 30*time.Second, "eight moves of leg 1", func() bool {
+		return strings.Count(br.logs.String(), "leg=1 revision=") >= 16
+	})
+	_ = id
+	var leg1Engine, leg1Fallback int
+	for _, line := range strings.Split(br.logs.String(), "\n") {
+		if !strings.Contains(line, "msg=move ") || !strings.Contains(line, " leg=1 ") {
+			continue
+		}
+		switch {
+		case strings.Contains(line, "source=engine"):
+			leg1Engine++
+		case strings.Contains(line, "source=fallback"):
+			leg1Fallback++
+		}
+	}
+	t.Logf("leg 1: %d engine moves, %d fallbacks; %d requests moved to a replacement", leg1Engine, leg1Fallback,
+		strings.Count(br.logs.String(), "engine replaced under this request"))
+	assert.Positive(t, leg1Engine)
+	assert.Zero(t, leg1Fallback, "leg 1's turns that the engine never saw")
+	assert.Contains(t, br.logs.String(), "leg=0 revision=", "leg 0 played (by fallbacks)")
 }

@@ -306,16 +306,61 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 		return fallback("engine unavailable", err, 0)
 	}
 	req := b.engineRequest(j, *pos, clk)
-	ctx, cancel := context.WithTimeout(t.ctx, wait)
+	asked := b.clock.Now()
+	until := time.Now().Add(wait)
+	for {
+		a, got := b.ask(t, eng, req, until, clk, spec)
+		waited := b.clock.Now().Sub(asked)
+		switch got {
+		case answered:
+			if a.err != nil {
+				if t.ctx.Err() != nil {
+					return choice{}, true // dropped anyway
+				}
+				if errors.Is(a.err, engines.ErrNotReady) {
+					// Still starting: keep it, it answers the next move.
+					return fallback("engine still starting", a.err, waited)
+				}
+				if n, ok := b.eng.current(j.key); ok && n != eng && time.Until(until) > 0 {
+					// The match's other leg failed and its engine was
+					// replaced under this request (one process serves both
+					// legs of a match): the request goes to the
+					// replacement, which the spec's every own turn needs.
+					b.log.Info("engine replaced under this request; asking the replacement", "match", j.key.match,
+						"leg", j.key.leg, "revision", j.leg.Revision, "err", a.err)
+					eng = n
+					continue
+				}
+				b.eng.discard(j.key, eng, j.mode)
+				return fallback("engine failed", a.err, waited)
+			}
+			if !slices.Contains(legal, a.res.Move) {
+				return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
+			}
+			return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
+		case timedOut:
+			b.eng.discard(j.key, eng, j.mode)
+			return fallback("engine did not answer in time", nil, waited)
+		default: // the leg changed: the move is dropped
+			return choice{}, true
+		}
+	}
+}
+
+// ask asks eng for req and waits for its answer until the time until, or
+// until the leg changes (task goroutine). The engine's context ends then;
+// an engine flipbot times itself (not spec) gets a grace to say its best
+// move so far (stopGrace).
+func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until time.Time, clk engines.Request, spec bool) (engineAnswer, awaitResult) {
+	ctx, cancel := context.WithDeadline(t.ctx, until)
 	defer cancel()
 	ch := make(chan engineAnswer, 1)
 	go func() {
 		res, err := eng.Move(ctx, req)
 		ch <- engineAnswer{res, err}
 	}()
-	timer := time.NewTimer(wait)
+	timer := time.NewTimer(time.Until(until))
 	defer timer.Stop()
-	asked := b.clock.Now()
 	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C)
 	if got == timedOut && !spec {
 		// The engine's context has ended with the timer: an engine that
@@ -328,33 +373,13 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 			grace := time.NewTimer(g)
 			a, got = awaitAnswer(t.ctx.Done(), ch, grace.C)
 			grace.Stop()
+			if got == answered && a.err != nil {
+				// Stopped without a move: its time was up.
+				got = timedOut
+			}
 		}
 	}
-	switch got {
-	case answered:
-		waited := b.clock.Now().Sub(asked)
-		if a.err != nil {
-			if t.ctx.Err() != nil {
-				return choice{}, true // dropped anyway
-			}
-			if errors.Is(a.err, engines.ErrNotReady) {
-				// Still starting: keep it, it answers the next move.
-				return fallback("engine still starting", a.err, waited)
-			}
-			b.eng.discard(j.key, eng, j.mode)
-			return fallback("engine failed", a.err, waited)
-		}
-		if !slices.Contains(legal, a.res.Move) {
-			return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
-		}
-		return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
-	case timedOut:
-		cancel()
-		b.eng.discard(j.key, eng, j.mode)
-		return fallback("engine did not answer in time", nil, b.clock.Now().Sub(asked))
-	default: // the leg changed: the move is dropped
-		return choice{}, true
-	}
+	return a, got
 }
 
 // maxStopGrace bounds how long the bot waits, after an engine's time is up
