@@ -140,8 +140,10 @@ func (g *gamesFlags) fail(err error) int {
 }
 
 // open opens the games directory, which must exist (it is never created
-// here), for reading: the store writes nothing unless a game is added.
-func (g *gamesFlags) open() (*record.Store, error) {
+// here): read-only for the commands that only read (list, export, show),
+// which then write and delete nothing in it; for writing analyses
+// (analyse) otherwise.
+func (g *gamesFlags) open(readOnly bool) (*record.Store, error) {
 	fi, err := os.Stat(g.dir)
 	if err != nil {
 		return nil, fmt.Errorf("games directory: %w", err)
@@ -150,7 +152,7 @@ func (g *gamesFlags) open() (*record.Store, error) {
 		return nil, fmt.Errorf("games directory %s: not a directory", g.dir)
 	}
 	log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := record.Open(record.Options{Dir: g.dir, Logger: log})
+	s := record.Open(record.Options{Dir: g.dir, Logger: log, ReadOnly: readOnly})
 	if st := s.Status(); !st.OK {
 		return nil, fmt.Errorf("games directory %s: %s", g.dir, st.Problem)
 	}
@@ -186,7 +188,7 @@ func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case len(pos) > 0:
 		return g.usageError("unexpected argument %q", pos[0])
 	}
-	s, err := g.open()
+	s, err := g.open(true)
 	if err != nil {
 		return g.fail(err)
 	}
@@ -236,7 +238,7 @@ func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Wr
 			return g.usageError("%q is not a game id", id)
 		}
 	}
-	s, err := g.open()
+	s, err := g.open(true)
 	if err != nil {
 		return g.fail(err)
 	}
@@ -280,7 +282,7 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case !record.ValidID(pos[0]):
 		return g.usageError("%q is not a game id", pos[0])
 	}
-	s, err := g.open()
+	s, err := g.open(true)
 	if err != nil {
 		return g.fail(err)
 	}
