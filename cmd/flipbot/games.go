@@ -40,7 +40,9 @@ every move of the games named, or of every game that passes the filters
 and has no analysis yet (newest first; --redo: analysed ones too), with
 the built-in engine, keeps each analysis beside its game (the appliance's
 pages show it), and prints one line per game with the time it took (wall
-clock and the process's CPU) and a summary per mode. A human match's id starts with "-": give it after "--".
+clock and the process's CPU) and a summary per mode. list, export and show
+only read: they create, write and delete nothing in the directory. A human
+match's id starts with "-": give it after "--".
 `
 
 // runGames runs `flipbot games list|export|show|analyse`. Exit codes: 0
