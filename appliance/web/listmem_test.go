@@ -56,15 +56,15 @@ func TestListMemory(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	for _, path := range []string{"/api/games?limit=1", "/api/games?limit=500", "/games", "/games?opponent=zz"} {
 		for _, clients := range []int{8, 64} {
-			listRound(t, client, srv.URL+path, clients, 4)
+			listRound(t, client, srv.URL, path, clients, 4)
 		}
 	}
 }
 
-// listRound runs clients goroutines that each GET url rounds times, and
-// logs the RSS before and at the peak, the bytes allocated per request
-// and the answers' statuses.
-func listRound(t *testing.T, client *http.Client, url string, clients, rounds int) {
+// listRound runs clients goroutines that each GET base+path rounds times,
+// and logs the RSS before and at the peak, the bytes allocated a request
+// (over every answer, 429s included) and the answers' statuses.
+func listRound(t *testing.T, client *http.Client, base, path string, clients, rounds int) {
 	runtime.GC()
 	debug.FreeOSMemory()
 	require.NoError(t, os.WriteFile("/proc/self/clear_refs", []byte("5"), 0))
@@ -78,7 +78,7 @@ func listRound(t *testing.T, client *http.Client, url string, clients, rounds in
 	for range clients {
 		wg.Go(func() {
 			for range rounds {
-				resp, err := client.Get(url)
+				resp, err := client.Get(base + path)
 				if err != nil {
 					t.Error(err)
 					return
@@ -97,8 +97,7 @@ func listRound(t *testing.T, client *http.Client, url string, clients, rounds in
 	peak := procStatus(t, "VmHWM")
 	n := clients * rounds
 	t.Logf("%-24s %2d clients × %d: RSS %4d → peak %5d MB; %8.1f KB allocated a request; %v; statuses %v",
-		strings.TrimPrefix(url, "http://"+strings.Split(strings.TrimPrefix(url, "http://"), "/")[0]), clients, rounds,
-		before>>10, peak>>10, float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n)/1e3, took.Round(time.Millisecond), codes)
+		path, clients, rounds, before>>10, peak>>10, float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n)/1e3, took.Round(time.Millisecond), codes)
 }
 
 // procStatus returns a field of /proc/self/status in KiB.
@@ -117,10 +116,10 @@ func procStatus(t *testing.T, field string) int64 {
 }
 
 // writeSmallGames fills dir (when it has no games file yet) with games
-// files of small valid games, about bytes in all: one short std game
+// files of small valid games, about size bytes in all: one short std game
 // copied under new ids and end times, each a different opponent among
 // 500. It returns the games and bytes written (0 when dir had them).
-func writeSmallGames(t *testing.T, dir string, bytes_ int64) (int, int64) {
+func writeSmallGames(t *testing.T, dir string, size int64) (int, int64) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "games-*.jsonl")); len(m) > 0 {
 		return 0, 0
 	}
@@ -137,7 +136,7 @@ func writeSmallGames(t *testing.T, dir string, bytes_ int64) (int, int64) {
 		seg   int
 	)
 	const segBytes = 6 << 20 // under the store's eighth of 50 MB
-	for total < bytes_ {
+	for total < size {
 		if file == nil || inSeg >= segBytes {
 			if file != nil {
 				require.NoError(t, w.Flush())
