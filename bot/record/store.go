@@ -587,6 +587,25 @@ func (e *entry) summary() Summary {
 	return sum
 }
 
+// picked is a game an export picked: its id and mode.
+type picked struct{ id, mode string }
+
+// pick returns the games that pass f and, when named is not nil, are
+// named, in the lists' order (newest first): their ids and modes only,
+// which share the index's strings.
+func (s *Store) pick(f Filter, named map[string]bool) []picked {
+	m := f.matcher()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []picked
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if e := s.order[i]; m.entry(e) && (named == nil || named[e.sum.ID]) {
+			out = append(out, picked{id: e.sum.ID, mode: e.sum.Mode})
+		}
+	}
+	return out
+}
+
 // summaries returns the summaries of the games keep accepts, in the
 // lists' order (newest first).
 func (s *Store) summaries(keep func(Summary) bool) []Summary {
