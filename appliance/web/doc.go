@@ -34,8 +34,9 @@
 //     ratings.go: the status page's rating graph in SVG.
 //   - settings_page.go: the settings page.
 //   - games.go: the games list and the games' API and downloads (the
-//     analysis JSON among them); exports stream game by game, one at a
-//     time.
+//     analysis JSON among them); a list reads one page and the store's
+//     running tallies, at most four at once; exports stream game by game,
+//     one at a time.
 //   - replay.go, replay.html, replay.js: the replay page: the board and
 //     the score graph drawn in SVG by the server at any position
 //     (?ply=N), the move list, the positions' panels, and the script that

@@ -91,26 +91,19 @@ type gamesPage struct {
 const maxOpponentRows = 12
 
 func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
+	if !h.listSlotTaken(w) {
+		return
+	}
+	defer h.listSlotFree()
 	q := r.URL.Query()
 	p := gamesPage{pageData: pageData{Title: "Games", St: h.refreshed()}, Modes: settings.Modes(), Filter: gamesFilter(q),
 		Enabled: h.cfg.Games != nil}
 	p.Thresholds = [3]float64{record.InaccuracyLoss, record.MistakeLoss, record.BlunderLoss}
 	if h.cfg.Games != nil {
 		p.Offset = intParam(q, "offset", 0, 0, 1<<30)
-		all, _ := h.cfg.Games.List(p.Filter, 0, 0)
-		p.Total = len(all)
-		p.Games = all[min(p.Offset, len(all)):]
-		p.Games = p.Games[:min(len(p.Games), gamesPerPage)]
-		p.ByMode = record.Tallies(all, func(s record.Summary) string { return s.Mode })
-		p.ByOpponent = record.Tallies(all, func(s record.Summary) string { return s.Opponent })
-		if n := len(p.ByOpponent); n > maxOpponentRows {
-			p.MoreOpponents, p.ByOpponent = n-maxOpponentRows, p.ByOpponent[:maxOpponentRows]
-		}
-		for _, s := range all {
-			if s.Analysis != nil {
-				p.Analysed++
-			}
-		}
+		p.Games, p.Total = h.cfg.Games.List(p.Filter, p.Offset, gamesPerPage)
+		ov := h.cfg.Games.Overview(p.Filter, maxOpponentRows)
+		p.ByMode, p.ByOpponent, p.MoreOpponents, p.Analysed = ov.ByMode, ov.ByOpponent, ov.MoreOpponents, ov.Analysed
 	}
 	v := url.Values{}
 	for k, s := range map[string]string{"mode": p.Filter.Mode, "result": p.Filter.Result, "opponent": p.Filter.Opponent} {
@@ -141,6 +134,30 @@ func (h *Handler) serveGames(w http.ResponseWriter, r *http.Request) {
 	}
 	h.render(w, http.StatusOK, "games", p)
 }
+
+// Lists: each costs its page (record.Store.List and Overview), and at
+// most maxListsAtOnce run at once; the others are told to come back after
+// listRetryAfter (429).
+const (
+	maxListsAtOnce = 4
+	listRetryAfter = time.Second
+)
+
+// listSlotTaken takes a place for a list request, or answers 429 with a
+// Retry-After and returns false when every place is taken.
+func (h *Handler) listSlotTaken(w http.ResponseWriter) bool {
+	select {
+	case h.listSlot <- struct{}{}:
+		return true
+	default:
+		w.Header().Set("Retry-After", strconv.Itoa(int(listRetryAfter/time.Second)))
+		http.Error(w, "too many game lists at once; try again in a second", http.StatusTooManyRequests)
+		return false
+	}
+}
+
+// listSlotFree gives back the place listSlotTaken took.
+func (h *Handler) listSlotFree() { <-h.listSlot }
 
 // frame is one position of a replay.
 type frame struct {
@@ -215,6 +232,10 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 func (h *Handler) serveAPIGames(w http.ResponseWriter, r *http.Request) {
+	if !h.listSlotTaken(w) {
+		return
+	}
+	defer h.listSlotFree()
 	q := r.URL.Query()
 	out := struct {
 		Games []record.Summary   `json:"games"`

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"log/slog"
@@ -282,4 +283,86 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// TestListsAtMostFourAtOnce: while maxListsAtOnce game lists are being
+// made, another (/games or /api/games) is told 429 with Retry-After: 1;
+// once one ends, lists are served again. Before, every request ran at
+// once, each copying the summaries of every game.
+func TestListsAtMostFourAtOnce(t *testing.T) {
+	h := gamesHandler(t, 3)
+	release := make(chan struct{})
+	var entered sync.WaitGroup
+	var done sync.WaitGroup
+	held := make([]*watchedWriter, maxListsAtOnce)
+	for i := range held {
+		var once sync.Once
+		entered.Add(1)
+		held[i] = &watchedWriter{ResponseRecorder: httptest.NewRecorder(), onWrite: func() {
+			once.Do(func() { entered.Done(); <-release })
+		}}
+		path := []string{"/api/games?limit=1", "/games"}[i%2]
+		done.Go(func() { h.ServeHTTP(held[i], exportRequest(context.Background(), path)) })
+	}
+	entered.Wait()
+	for _, path := range []string{"/api/games", "/api/games?limit=500&mode=std", "/games", "/games?opponent=x"} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, exportRequest(context.Background(), path))
+		assert.Equal(t, http.StatusTooManyRequests, w.Code, path)
+		assert.Equal(t, "1", w.Header().Get("Retry-After"), path)
+	}
+	code, _ := h.get("/api/games/export.jsonl")
+	assert.Equal(t, http.StatusOK, code, "exports and single games are not lists")
+	close(release)
+	done.Wait()
+	for _, w := range held {
+		assert.Equal(t, http.StatusOK, w.Code)
+	}
+	code, body := h.get("/api/games?limit=2")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, 2, strings.Count(body, `"id"`))
+	code, _ = h.get("/games")
+	assert.Equal(t, http.StatusOK, code)
+}
+
+// TestGamesPageCountsEveryGameAndShowsAPage: the games page shows one
+// page of the games that pass the filter and tallies all of them (by
+// mode, by the twelve largest opponents and "more"), from the store's
+// index and running tallies.
+func TestGamesPageCountsEveryGameAndShowsAPage(t *testing.T) {
+	store := record.Open(record.Options{Dir: t.TempDir(), Logger: slog.New(slog.DiscardHandler)})
+	for i := range 56 {
+		mode := []othello.Mode{othello.Std, othello.Anti}[i%2]
+		require.NoError(t, store.Add(sampleGame(t, mode, uint64(i+1), int64(i+1), fmt.Sprintf("Bot%02d", i%14))))
+	}
+	h, err := New(Config{Hub: state.NewHub(nil), Backend: stubBackend{}, Games: store, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	th := testHandler{t: t, Handler: h}
+	code, body := th.get("/games")
+	require.Equal(t, http.StatusOK, code)
+	games := regexp.MustCompile(`(?s)<table class="results" id="games">.*?</table>`).FindString(body)
+	assert.Equal(t, 50, strings.Count(games, `>replay</a>`), "one page")
+	assert.Contains(t, body, `id="games-count">56 games`)
+	assert.Contains(t, body, "0 of 56 analysed")
+	assert.Contains(t, body, "<td>std</td><td class=\"num\">28</td>")
+	assert.Contains(t, body, "<td>anti</td><td class=\"num\">28</td>")
+	assert.Contains(t, body, "and 2 more", "14 opponents, 12 shown")
+	assert.Contains(t, body, `href="/games?offset=50">older`)
+
+	code, body = th.get("/games?offset=50")
+	require.Equal(t, http.StatusOK, code)
+	games = regexp.MustCompile(`(?s)<table class="results" id="games">.*?</table>`).FindString(body)
+	assert.Equal(t, 6, strings.Count(games, `>replay</a>`), "the last page")
+
+	code, body = th.get("/games?opponent=bot0&mode=anti")
+	require.Equal(t, http.StatusOK, code)
+	// Bot00–Bot09 against anti: the odd games, i%14 < 10.
+	want := 0
+	for i := range 56 {
+		if i%2 == 1 && i%14 < 10 {
+			want++
+		}
+	}
+	assert.Contains(t, body, fmt.Sprintf(`id="games-count">%d games`, want))
+	assert.NotContains(t, body, "<td>std</td>")
 }

@@ -56,6 +56,9 @@ type Handler struct {
 	// exportSlot holds one token while an export of the games runs: one
 	// at a time.
 	exportSlot chan struct{}
+	// listSlot holds a token for each game list being made (/games,
+	// /api/games): at most maxListsAtOnce.
+	listSlot chan struct{}
 	// refused logs refused requests in aggregate.
 	refused *refusalLog
 
@@ -85,6 +88,7 @@ func New(cfg Config) (*Handler, error) {
 		codeLimit:  newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
 		pwLimit:    newFailureLimiter(time.Now, FailWindow, FailPerClient, FailGlobal),
 		exportSlot: make(chan struct{}, 1),
+		listSlot:   make(chan struct{}, maxListsAtOnce),
 		refused:    newRefusalLog(cfg.Logger, RefusalLogInterval),
 	}
 	h.serve = h.routes()

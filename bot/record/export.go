@@ -107,7 +107,7 @@ type ExportStats struct {
 
 // Export writes in format to w the games that pass f and, when ids are
 // given, whose id is among them: oldest first, one game at a time (only
-// the games' summaries are held in memory, and the store is not locked
+// the games' ids and modes are held in memory, and the store is not locked
 // while w is written to). Games in a mode the format cannot express are
 // left out and counted, except that a game named in ids fails the export.
 // Before anything is written, it fails with an error wrapping ErrNotFound
@@ -143,14 +143,14 @@ func (s *Store) Export(w io.Writer, format Format, f Filter, ids ...string) (Exp
 			return st, errors.Join(errs...)
 		}
 	}
-	sums := s.summaries(func(sum Summary) bool { return f.Match(sum) && (named == nil || named[sum.ID]) })
+	picked := s.pick(f, named)
 	x := NewWriter(w, format)
-	for i := len(sums) - 1; i >= 0; i-- {
-		if !format.Expresses(sums[i].Mode) {
+	for i := len(picked) - 1; i >= 0; i-- {
+		if !format.Expresses(picked[i].mode) {
 			st.LeftOut++
 			continue
 		}
-		g, err := s.Get(sums[i].ID)
+		g, err := s.Get(picked[i].id)
 		if errors.Is(err, ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			st.Gone++ // rotated away meanwhile
 			continue

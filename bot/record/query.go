@@ -61,16 +61,8 @@ func ParseFilter(mode, result, opponent string) (Filter, error) {
 
 // Match reports whether s passes the filter.
 func (f Filter) Match(s Summary) bool {
-	if f.Mode != "" && s.Mode != f.Mode {
-		return false
-	}
-	if f.Result != "" && s.Result != f.Result && !(f.Result == Aborted && s.MatchResult == Aborted) {
-		return false
-	}
-	if f.Opponent != "" && !strings.Contains(strings.ToLower(s.Opponent), strings.ToLower(f.Opponent)) {
-		return false
-	}
-	return true
+	m := f.matcher()
+	return m.modeResult(s.Mode, s.Result, s.MatchResult == Aborted) && m.opponent(strings.ToLower(s.Opponent))
 }
 
 // Tally counts a group of games from the bot's side: how many, won, drawn

@@ -123,7 +123,14 @@
 //   - build.go: [FromLeg], a finished leg's record from the wire's match.
 //   - store.go: [Store], the rotating JSON-lines files under a size cap,
 //     and [AppendFile].
-//   - query.go: [Filter], which games a list shows.
+//   - index.go: the Store's index of its games in the lists' order and
+//     its running tallies, which [Store.List] and [Store.Overview] read:
+//     a list costs its page, not the games kept.
+//   - files.go, files_unix.go, files_other.go: how the Store opens its
+//     files (through an os.Root of its directory, regular files only, a
+//     FIFO never waited for, symbolic links refused) and counts their disk
+//     space (blocks on unix, the size rounded up to 4 KiB elsewhere).
+//   - query.go: [Filter], which games a list shows, and [Tallies].
 //   - export.go: [Writer] and [Store.Export] (JSON lines, GGF).
 //   - analysis.go, store_analysis.go: [Analysis], its schema and checks,
 //     and the Store's analyses beside their games.

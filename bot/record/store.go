@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +39,11 @@ type Options struct {
 	CapBytes int64
 	// Logger receives the store's problems (slog.Default() when nil).
 	Logger *slog.Logger
+	// ReadOnly opens the store for reading only (the `flipbot games`
+	// commands that only read): nothing is created, written or deleted,
+	// and Add, SaveAnalysis and the rotation of SetCap are refused with
+	// an error wrapping ErrReadOnly.
+	ReadOnly bool
 }
 
 // Store keeps games in append-only JSON-lines files
@@ -62,20 +66,47 @@ type Options struct {
 // (SaveAnalysis), read back checked against its game (Analysis), counted
 // in the cap and deleted with its game's file; List shows its summary.
 //
+// The store touches nothing outside its directory and its analysis/: every
+// name goes through an os.Root of the directory, a games file or analysis
+// that is not a regular file (a symbolic link, a FIFO, a device) is
+// skipped unopened or, opened without blocking, refused, analysis/ is used
+// only when it is a directory (a symbolic link in its place is refused
+// with one log line), and a games file larger than the cap (a sparse one
+// too) is refused unread with one log line.
+//
+// Lists cost what they show: the store keeps the summaries in the lists'
+// order and running tallies (see index.go), so that List of a page costs
+// the page (a filtered one: a scan of the summaries kept, copying only
+// the page) and Overview the opponents, never a copy of every game.
+//
 // A Store is safe for concurrent use; its mutex guards every field.
 type Store struct {
-	mu      sync.Mutex
-	dir     string
-	cap     int64
-	log     *slog.Logger
-	segs    []*segment
-	byID    map[string]*entry
-	unsaved []Game
+	mu       sync.Mutex
+	dir      string
+	cap      int64
+	readOnly bool
+	log      *slog.Logger
+	segs     []*segment
+	// maxNum is the highest games file number seen, refused files too: a
+	// new file is never one that was there.
+	maxNum int
+	byID   map[string]*entry
+	// unsaved are the games the disk refused, oldest first (indexed; seg
+	// nil, game set).
+	unsaved []*entry
+	// order is every game listed, in cmpOrder's order; tally sums them.
+	order   []*entry
+	tally   tallies
+	seq     uint64
 	problem string
 	skipped int
 	loaded  bool
-	// anaBytes is the size of the analysis files of the games indexed.
+	// anaBytes is the disk space of the analysis files of the games
+	// indexed, analysed how many of those games have one.
 	anaBytes int64
+	analysed int
+	// anaRefused notes that analysis/ was refused (logged once).
+	anaRefused bool
 }
 
 type segment struct {
@@ -86,12 +117,18 @@ type segment struct {
 }
 
 type entry struct {
-	sum Summary
-	seg *segment
-	off int64
-	n   int
+	sum      Summary
+	oppLower string // sum.Opponent lower-cased, for the filters
+	seq      uint64 // the order indexed
+	seg      *segment
+	off      int64
+	n        int
+	// game is the game while the disk refuses it (seg nil).
+	game *Game
+	// gone marks an entry rotated away, until the index drops it.
+	gone bool
 	// ana is the summary of the game's analysis (nil: none) and anaSize
-	// the size of its file.
+	// the disk space of its file.
 	ana     *AnalysisSummary
 	anaSize int64
 }
@@ -116,7 +153,7 @@ type StoreStatus struct {
 // Open returns the store of opts.Dir, reading the games already there. It
 // does not fail on disk problems: Status reports them.
 func Open(opts Options) *Store {
-	s := &Store{dir: opts.Dir, cap: opts.CapBytes, log: opts.Logger, byID: map[string]*entry{}}
+	s := &Store{dir: opts.Dir, cap: opts.CapBytes, log: opts.Logger, readOnly: opts.ReadOnly, byID: map[string]*entry{}}
 	if s.cap <= 0 {
 		s.cap = DefaultCapBytes
 	}
@@ -132,10 +169,18 @@ func Open(opts Options) *Store {
 
 // load reads the directory (under mu).
 func (s *Store) load() {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		s.fail(fmt.Errorf("games directory: %w", err))
+	if !s.readOnly {
+		if err := os.MkdirAll(s.dir, 0o755); err != nil {
+			s.fail(fmt.Errorf("games directory: %w", err))
+			return
+		}
+	}
+	root, err := s.openRoot()
+	if err != nil {
+		s.fail(err)
 		return
 	}
+	defer root.Close()
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
 		s.fail(fmt.Errorf("games directory: %w", err))
@@ -143,23 +188,43 @@ func (s *Store) load() {
 	}
 	var nums []int
 	for _, de := range des {
-		if n, ok := segNum(de.Name()); ok && de.Type().IsRegular() {
-			nums = append(nums, n)
-		}
-	}
-	slices.Sort(nums)
-	for _, n := range nums {
-		seg, err := s.readSegment(n)
-		if err != nil {
-			s.fail(err)
+		n, ok := segNum(de.Name())
+		if !ok {
 			continue
 		}
-		s.segs = append(s.segs, seg)
+		s.maxNum = max(s.maxNum, n)
+		if !de.Type().IsRegular() {
+			s.log.Warn("skipping a games file that is not a regular file", "file", filepath.Join(s.dir, de.Name()),
+				"type", de.Type().String())
+			continue
+		}
+		nums = append(nums, n)
+	}
+	slices.Sort(nums)
+	var loaded []*entry
+	for _, n := range nums {
+		seg, err := s.readSegment(root, n)
+		if errors.Is(err, errRefusedFile) {
+			s.log.Warn("skipping a games file", "err", err)
+			continue
+		}
+		if seg != nil {
+			s.segs = append(s.segs, seg)
+			loaded = append(loaded, seg.entries...)
+		}
+		if err != nil {
+			s.fail(err)
+		}
 	}
 	s.loaded = true
 	s.problem = ""
-	s.loadAnalyses()
+	s.loadAnalyses(root)
+	s.indexAll(loaded)
 }
+
+// errRefusedFile is returned (wrapped) for a games file that is not read:
+// not a regular file, or larger than the cap.
+var errRefusedFile = errors.New("refused")
 
 func segName(n int) string { return fmt.Sprintf("games-%06d.jsonl", n) }
 
@@ -176,16 +241,27 @@ func segNum(name string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// readSegment indexes one file; bad lines are skipped and counted.
-func (s *Store) readSegment(n int) (*segment, error) {
+// readSegment reads one file of root, the store's directory, to be
+// indexed; bad lines are skipped and counted. A file that is not regular
+// or is larger than the cap (however few blocks it takes: a sparse file)
+// is refused unread (errRefusedFile, no segment).
+func (s *Store) readSegment(root *os.Root, n int) (*segment, error) {
 	path := filepath.Join(s.dir, segName(n))
-	f, err := os.Open(path)
+	f, fi, err := openRegular(root, segName(n), os.O_RDONLY, 0)
+	if errors.Is(err, errNotRegular) {
+		return nil, fmt.Errorf("games file %s: %w: %w", path, errRefusedFile, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("games file: %w", err)
+		return nil, fmt.Errorf("games file %s: %w", path, err)
 	}
 	defer f.Close()
+	if fi.Size() > s.cap {
+		return nil, fmt.Errorf("games file %s: %w: %d bytes, more than the store's cap of %d", path, errRefusedFile, fi.Size(), s.cap)
+	}
 	seg := &segment{num: n}
-	r := bufio.NewReaderSize(f, 64<<10)
+	// Only the size seen is read: a file that grows meanwhile is not
+	// followed past the cap.
+	r := bufio.NewReaderSize(io.LimitReader(f, fi.Size()), 64<<10)
 	var off int64
 	for {
 		line, n, tooLong, err := readLine(r)
@@ -255,7 +331,7 @@ func (s *Store) fail(err error) {
 }
 
 // SetCap changes the size cap (at least MinCapBytes) and deletes the
-// oldest files now if the total is over it.
+// oldest files now if the total is over it (not in a read-only store).
 func (s *Store) SetCap(bytes int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -263,7 +339,9 @@ func (s *Store) SetCap(bytes int64) {
 		bytes = DefaultCapBytes
 	}
 	s.cap = max(bytes, MinCapBytes)
-	s.rotate()
+	if !s.readOnly {
+		s.rotate()
+	}
 }
 
 // segCap is the size after which a new file starts.
@@ -280,13 +358,18 @@ func (s *Store) Add(g Game) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.byID[g.ID] != nil || slices.ContainsFunc(s.unsaved, func(u Game) bool { return u.ID == g.ID }) {
+	if s.readOnly {
+		return fmt.Errorf("record: add game %s: %w", g.ID, ErrReadOnly)
+	}
+	if s.byID[g.ID] != nil || slices.ContainsFunc(s.unsaved, func(u *entry) bool { return u.sum.ID == g.ID }) {
 		return nil
 	}
 	if !s.loaded {
 		s.load()
 	}
-	queue := append(s.unsaved, g)
+	e := &entry{sum: g.Summary(), game: &g}
+	s.index(e)
+	queue := append(s.unsaved, e)
 	s.unsaved = nil
 	var firstErr error
 	for i, q := range queue {
@@ -296,8 +379,11 @@ func (s *Store) Add(g Game) error {
 			break
 		}
 	}
-	if len(s.unsaved) > maxUnsaved {
-		s.unsaved = s.unsaved[len(s.unsaved)-maxUnsaved:]
+	if n := len(s.unsaved) - maxUnsaved; n > 0 {
+		for _, e := range s.unsaved[:n] {
+			s.unindex(e)
+		}
+		s.unsaved = slices.Clone(s.unsaved[n:])
 	}
 	if firstErr != nil {
 		s.fail(firstErr)
@@ -308,9 +394,10 @@ func (s *Store) Add(g Game) error {
 	return nil
 }
 
-// write appends one game (under mu).
-func (s *Store) write(g Game) error {
-	line, err := g.MarshalLine()
+// write appends e's game, kept in memory, to a games file, and indexes
+// it by id (under mu).
+func (s *Store) write(e *entry) error {
+	line, err := e.game.MarshalLine()
 	if err != nil {
 		return err
 	}
@@ -323,18 +410,36 @@ func (s *Store) write(g Game) error {
 	}
 	created := false
 	if seg == nil {
-		num := 1
+		num := s.maxNum + 1
 		if n := len(s.segs); n > 0 {
-			num = s.segs[n-1].num + 1
+			num = max(num, s.segs[n-1].num+1)
 		}
 		seg = &segment{num: num}
 		created = true
 	}
 	path := filepath.Join(s.dir, segName(seg.num))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	root, err := s.openRoot()
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	flag := os.O_WRONLY | os.O_APPEND
+	if created {
+		flag |= os.O_CREATE
+	}
+	f, _, err := openRegular(root, segName(seg.num), flag, 0o644)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", path, err)
+	}
+	if errors.Is(err, errNotRegular) {
+		// Not a file of ours to append to: the next game goes to a new one.
+		seg.sealed = true
+		s.maxNum = max(s.maxNum, seg.num)
+	}
 	if err != nil {
 		return fmt.Errorf("games file: %w", err)
 	}
+	s.maxNum = max(s.maxNum, seg.num)
 	n, werr := f.Write(line)
 	if werr == nil {
 		werr = f.Sync()
@@ -354,10 +459,10 @@ func (s *Store) write(g Game) error {
 		}
 		return fmt.Errorf("games file %s: %w", path, werr)
 	}
-	e := &entry{sum: g.Summary(), seg: seg, off: seg.size, n: len(line)}
+	e.seg, e.off, e.n, e.game = seg, seg.size, len(line), nil
 	seg.size += int64(len(line))
 	seg.entries = append(seg.entries, e)
-	s.byID[g.ID] = e
+	s.byID[e.sum.ID] = e
 	return nil
 }
 
@@ -378,21 +483,37 @@ func (s *Store) rotate() {
 	for _, seg := range s.segs {
 		total += seg.size
 	}
+	if total <= s.cap || len(s.segs) <= 1 {
+		return
+	}
+	root, err := s.openRoot()
+	if err != nil {
+		s.fail(fmt.Errorf("rotate games: %w", err))
+		return
+	}
+	defer root.Close()
+	gone := false
+	defer func() {
+		if gone {
+			s.unindexGone()
+		}
+	}()
 	for total > s.cap && len(s.segs) > 1 {
 		old := s.segs[0]
 		for _, e := range old.entries {
 			if e.ana != nil && s.byID[e.sum.ID] == e {
 				total -= e.anaSize
-				s.dropAnalysis(e)
+				s.dropAnalysis(root, e)
 			}
 		}
-		if err := os.Remove(filepath.Join(s.dir, segName(old.num))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := root.Remove(segName(old.num)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			s.fail(fmt.Errorf("rotate games: %w", err))
 			return
 		}
 		for _, e := range old.entries {
 			if s.byID[e.sum.ID] == e {
 				delete(s.byID, e.sum.ID)
+				e.gone, gone = true, true
 			}
 		}
 		total -= old.size
@@ -410,53 +531,92 @@ func (s *Store) Status() StoreStatus {
 	for _, seg := range s.segs {
 		st.Bytes += seg.size
 	}
-	for _, e := range s.byID {
-		if e.ana != nil {
-			st.Analysed++
-		}
-	}
+	st.Analysed = s.analysed
 	return st
 }
 
-// List returns the summaries of the games that pass f, newest first,
-// skipping offset of them and returning at most limit (all when limit ≤ 0),
-// and the number that pass f.
+// List returns the summaries of the games that pass f, newest first
+// (among equal end times, in the order kept), skipping offset of them and
+// returning at most limit (all when limit ≤ 0), and the number that pass
+// f. Its cost is the page's, whatever the number of games kept: without a
+// filter it goes straight to the page; with one it scans the summaries
+// kept (no copy) up to the page's end and counts from the running tallies.
 func (s *Store) List(f Filter, offset, limit int) ([]Summary, int) {
-	all := s.summaries(f.Match)
-	n := len(all)
-	if offset > 0 {
-		all = all[min(offset, n):]
-	}
-	if limit > 0 && len(all) > limit {
-		all = all[:limit]
-	}
-	return all, n
-}
-
-// summaries returns the summaries of the games keep accepts, newest
-// first (by end time; kept order among equal times).
-func (s *Store) summaries(keep func(Summary) bool) []Summary {
+	m := f.matcher()
+	offset = max(offset, 0)
 	s.mu.Lock()
-	all := make([]Summary, 0, len(s.byID)+len(s.unsaved))
-	for _, seg := range s.segs {
-		for _, e := range seg.entries {
-			if s.byID[e.sum.ID] == e && keep(e.sum) {
-				sum := e.sum
-				if e.ana != nil {
-					a := *e.ana
-					sum.Analysis = &a
-				}
-				all = append(all, sum)
+	defer s.mu.Unlock()
+	total := len(s.order)
+	if !m.all() {
+		total, _ = s.tally.count(m)
+	}
+	n := max(total-offset, 0)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	out := make([]Summary, 0, n)
+	if n == 0 {
+		return out, total
+	}
+	if m.all() {
+		for i := len(s.order) - 1 - offset; i >= 0 && len(out) < n; i-- {
+			out = append(out, s.order[i].summary())
+		}
+		return out, total
+	}
+	skip := offset
+	for i := len(s.order) - 1; i >= 0 && len(out) < n; i-- {
+		if e := s.order[i]; m.entry(e) {
+			if skip > 0 {
+				skip--
+				continue
 			}
+			out = append(out, e.summary())
 		}
 	}
-	for _, g := range s.unsaved {
-		if sum := g.Summary(); keep(sum) {
+	return out, total
+}
+
+// summary returns e's summary with its own copy of the analysis summary.
+func (e *entry) summary() Summary {
+	sum := e.sum
+	if e.ana != nil {
+		a := *e.ana
+		sum.Analysis = &a
+	}
+	return sum
+}
+
+// picked is a game an export picked: its id and mode.
+type picked struct{ id, mode string }
+
+// pick returns the games that pass f and, when named is not nil, are
+// named, in the lists' order (newest first): their ids and modes only,
+// which share the index's strings.
+func (s *Store) pick(f Filter, named map[string]bool) []picked {
+	m := f.matcher()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []picked
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if e := s.order[i]; m.entry(e) && (named == nil || named[e.sum.ID]) {
+			out = append(out, picked{id: e.sum.ID, mode: e.sum.Mode})
+		}
+	}
+	return out
+}
+
+// summaries returns the summaries of the games keep accepts, in the
+// lists' order (newest first).
+func (s *Store) summaries(keep func(Summary) bool) []Summary {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []Summary
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if sum := s.order[i].summary(); keep(sum) {
 			all = append(all, sum)
 		}
 	}
-	s.mu.Unlock()
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Ended.After(all[j].Ended) })
 	return all
 }
 
@@ -472,9 +632,9 @@ func (s *Store) Get(id string) (Game, error) {
 	if line == nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		for _, g := range s.unsaved {
-			if g.ID == id {
-				return cloneGame(g), nil
+		for _, e := range s.unsaved {
+			if e.sum.ID == id {
+				return cloneGame(*e.game), nil
 			}
 		}
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
@@ -490,19 +650,24 @@ func (s *Store) Get(id string) (Game, error) {
 func (s *Store) line(id string) ([]byte, error) {
 	s.mu.Lock()
 	e := s.byID[id]
-	var path string
+	var name string
 	var off int64
 	var n int
 	if e != nil {
-		path, off, n = filepath.Join(s.dir, segName(e.seg.num)), e.off, e.n
+		name, off, n = segName(e.seg.num), e.off, e.n
 	}
 	s.mu.Unlock()
 	if e == nil {
 		return nil, nil
 	}
-	f, err := os.Open(path)
+	root, err := s.openRoot()
 	if err != nil {
 		return nil, fmt.Errorf("game %q: %w", id, err)
+	}
+	defer root.Close()
+	f, _, err := openRegular(root, name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("game %q: games file %s: %w", id, filepath.Join(s.dir, name), err)
 	}
 	defer f.Close()
 	buf := make([]byte, n)

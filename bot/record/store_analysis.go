@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -17,22 +19,44 @@ import (
 // analysisDir is the directory of the analyses, inside the store's.
 const analysisDir = "analysis"
 
-func (s *Store) analysisPath(id string) string {
-	return filepath.Join(s.dir, analysisDir, id+".json")
+// analysisName is the name of id's analysis in the store's directory.
+func analysisName(id string) string { return filepath.Join(analysisDir, id+".json") }
+
+// analysisDirOK reports whether analysis/ in root is the store's own
+// directory (made when create is set), logging once when it is refused
+// (a symbolic link in its place: nothing is read, written or deleted
+// through it) (under mu).
+func (s *Store) analysisDirOK(root *os.Root, create bool) bool {
+	ok, err := subdirOK(root, analysisDir, create)
+	switch {
+	case ok:
+		s.anaRefused = false
+	case errors.Is(err, fs.ErrNotExist):
+	case !s.anaRefused:
+		s.anaRefused = true
+		s.log.Warn("game analyses not used", "dir", filepath.Join(s.dir, analysisDir), "err", err)
+	}
+	return ok
 }
 
-// loadAnalyses indexes the analyses of the games indexed (under mu, after
-// the games). A file that is not an analysis of a kept game is skipped;
-// one of a game older than every kept game (its game was rotated away by
-// another process) is deleted, as are the temporary files of writes a
-// crash cut short.
-func (s *Store) loadAnalyses() {
-	dir := filepath.Join(s.dir, analysisDir)
-	des, err := os.ReadDir(dir)
+// loadAnalyses indexes the analyses of the games read (under mu, after
+// the games, before they are indexed), from analysis/ when it is the
+// store's own directory. A file that is not an analysis of a kept game is
+// skipped; unless the store is read-only, one of a game older than every
+// kept game (its game was rotated away by another process) is deleted, as
+// are the temporary files of writes a crash cut short.
+func (s *Store) loadAnalyses(root *os.Root) {
+	if !s.analysisDirOK(root, false) {
+		return
+	}
+	d, err := root.Open(analysisDir)
+	var des []fs.DirEntry
+	if err == nil {
+		des, err = d.ReadDir(-1)
+		d.Close()
+	}
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.log.Warn("game analyses unreadable", "dir", dir, "err", err)
-		}
+		s.log.Warn("game analyses unreadable", "dir", filepath.Join(s.dir, analysisDir), "err", err)
 		return
 	}
 	oldest := int64(-1) // end time (ms) of the oldest game kept
@@ -44,7 +68,9 @@ func (s *Store) loadAnalyses() {
 	for _, de := range des {
 		name := de.Name()
 		if strings.HasPrefix(name, atomicfile.TempPrefix) {
-			_ = os.Remove(filepath.Join(dir, name))
+			if !s.readOnly && de.Type().IsRegular() {
+				_ = root.Remove(filepath.Join(analysisDir, name))
+			}
 			continue
 		}
 		id, ok := strings.CutSuffix(name, ".json")
@@ -53,12 +79,12 @@ func (s *Store) loadAnalyses() {
 		}
 		e := s.byID[id]
 		if e == nil {
-			if ms, ok := idEnded(id); ok && oldest >= 0 && ms < oldest {
-				_ = os.Remove(filepath.Join(dir, name))
+			if ms, ok := idEnded(id); ok && oldest >= 0 && ms < oldest && !s.readOnly {
+				_ = root.Remove(analysisName(id))
 			}
 			continue
 		}
-		a, size, err := s.readAnalysis(id, e.sum)
+		a, size, err := s.readAnalysis(root, id, e.sum)
 		if err != nil {
 			s.log.Warn("skipping a game analysis", "game", id, "err", err)
 			continue
@@ -66,6 +92,7 @@ func (s *Store) loadAnalyses() {
 		sum := a.Summary()
 		e.ana, e.anaSize = &sum, size
 		s.anaBytes += size
+		s.analysed++
 	}
 }
 
@@ -80,14 +107,21 @@ func idEnded(id string) (int64, bool) {
 }
 
 // readAnalysis reads and checks the shape of the analysis of the game sum
-// summarises, refusing a file over MaxAnalysisBytes unread. It returns the
-// analysis and the file's size.
-func (s *Store) readAnalysis(id string, sum Summary) (Analysis, int64, error) {
+// summarises, from root (the store's directory), refusing a file over
+// MaxAnalysisBytes unread, and one that is not a regular file unopened.
+// It returns the analysis and the disk space of its file.
+func (s *Store) readAnalysis(root *os.Root, id string, sum Summary) (Analysis, int64, error) {
 	mode, err := othello.ParseMode(sum.Mode)
 	if err != nil {
 		return Analysis{}, 0, fmt.Errorf("analysis of %s: %w", id, err)
 	}
-	f, err := os.Open(s.analysisPath(id))
+	if ok, err := subdirOK(root, analysisDir, false); !ok {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Analysis{}, 0, fmt.Errorf("game %q: %w", id, ErrNoAnalysis)
+		}
+		return Analysis{}, 0, fmt.Errorf("analysis of %s: %w", id, err)
+	}
+	f, fi, err := openRegular(root, analysisName(id), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Analysis{}, 0, fmt.Errorf("game %q: %w", id, ErrNoAnalysis)
 	}
@@ -106,16 +140,18 @@ func (s *Store) readAnalysis(id string, sum Summary) (Analysis, int64, error) {
 	if a.Game != id {
 		return Analysis{}, 0, fmt.Errorf("%w: the file of game %s holds the analysis of %s", ErrBadAnalysis, id, a.Game)
 	}
-	return a, int64(len(data)), nil
+	return a, diskBytes(fi), nil
 }
 
-// dropAnalysis deletes the analysis of e's game (under mu).
-func (s *Store) dropAnalysis(e *entry) {
-	if err := os.Remove(s.analysisPath(e.sum.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.log.Warn("delete a game analysis", "game", e.sum.ID, "err", err)
+// dropAnalysis deletes the analysis of e's game from root, the store's
+// directory (under mu).
+func (s *Store) dropAnalysis(root *os.Root, e *entry) {
+	if s.analysisDirOK(root, false) {
+		if err := root.Remove(analysisName(e.sum.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.log.Warn("delete a game analysis", "game", e.sum.ID, "err", err)
+		}
 	}
-	s.anaBytes -= e.anaSize
-	e.ana, e.anaSize = nil, 0
+	s.setAnalysis(e, nil, 0)
 }
 
 // SaveAnalysis keeps a, the analysis of a game kept on disk, replacing the
@@ -141,21 +177,66 @@ func (s *Store) SaveAnalysis(a Analysis) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.readOnly {
+		return fmt.Errorf("save analysis of %s: %w", a.Game, ErrReadOnly)
+	}
 	e := s.byID[a.Game]
 	if e == nil {
 		return fmt.Errorf("save analysis: game %q: %w", a.Game, ErrNotFound)
 	}
-	if err := os.MkdirAll(filepath.Join(s.dir, analysisDir), 0o755); err != nil {
+	root, err := s.openRoot()
+	if err != nil {
 		return fmt.Errorf("save analysis: %w", err)
 	}
-	if err := atomicfile.WriteFile(s.analysisPath(a.Game), data, 0o644); err != nil {
+	defer root.Close()
+	if !s.analysisDirOK(root, true) {
+		return fmt.Errorf("save analysis of %s: %s is not a directory of the store", a.Game, analysisDir)
+	}
+	size, err := writeAnalysisFile(root, analysisName(a.Game), data)
+	if err != nil {
 		return fmt.Errorf("save analysis of %s: %w", a.Game, err)
 	}
 	sum := a.Summary()
-	s.anaBytes += int64(len(data)) - e.anaSize
-	e.ana, e.anaSize = &sum, int64(len(data))
+	s.setAnalysis(e, &sum, size)
 	s.rotate()
 	return nil
+}
+
+// writeAnalysisFile replaces name in root with data crash-safely, as
+// atomicfile does but through root (nothing written outside it): a temp
+// file beside it, fsynced, renamed over it, the directory fsynced. It
+// returns the disk space of the file.
+func writeAnalysisFile(root *os.Root, name string, data []byte) (int64, error) {
+	tmp := filepath.Join(filepath.Dir(name), atomicfile.TempPrefix+filepath.Base(name)+"-"+strconv.FormatUint(rand.Uint64(), 36))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openNonblock, 0o644)
+	if err != nil {
+		return 0, fmt.Errorf("create temp file: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return 0, fmt.Errorf("write %s: %w", name, err)
+	}
+	if runtime.GOOS != "windows" { // NTFS journals the rename; a directory cannot be fsynced there
+		if d, err := root.Open(filepath.Dir(name)); err == nil {
+			_ = d.Sync()
+			_ = d.Close()
+		}
+	}
+	return diskBytes(fi), nil
 }
 
 // Analysis returns the analysis of the game id, checked against the game.
@@ -176,7 +257,12 @@ func (s *Store) Analysis(id string) (Analysis, error) {
 	if e == nil {
 		return Analysis{}, fmt.Errorf("game %q: %w", id, ErrNoAnalysis)
 	}
-	a, _, err := s.readAnalysis(id, sum)
+	root, err := s.openRoot()
+	if err != nil {
+		return Analysis{}, fmt.Errorf("analysis of %s: %w", id, err)
+	}
+	defer root.Close()
+	a, _, err := s.readAnalysis(root, id, sum)
 	if err != nil {
 		return Analysis{}, err
 	}

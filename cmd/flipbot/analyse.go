@@ -46,7 +46,7 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 			return g.usageError("%q is not a game id", id)
 		}
 	}
-	s, err := g.open()
+	s, err := g.open(false)
 	if err != nil {
 		return g.fail(err)
 	}

@@ -40,7 +40,9 @@ every move of the games named, or of every game that passes the filters
 and has no analysis yet (newest first; --redo: analysed ones too), with
 the built-in engine, keeps each analysis beside its game (the appliance's
 pages show it), and prints one line per game with the time it took (wall
-clock and the process's CPU) and a summary per mode. A human match's id starts with "-": give it after "--".
+clock and the process's CPU) and a summary per mode. list, export and show
+only read: they create, write and delete nothing in the directory. A human
+match's id starts with "-": give it after "--".
 `
 
 // runGames runs `flipbot games list|export|show|analyse`. Exit codes: 0
@@ -140,8 +142,10 @@ func (g *gamesFlags) fail(err error) int {
 }
 
 // open opens the games directory, which must exist (it is never created
-// here), for reading: the store writes nothing unless a game is added.
-func (g *gamesFlags) open() (*record.Store, error) {
+// here): read-only for the commands that only read (list, export, show),
+// which then write and delete nothing in it; for writing analyses
+// (analyse) otherwise.
+func (g *gamesFlags) open(readOnly bool) (*record.Store, error) {
 	fi, err := os.Stat(g.dir)
 	if err != nil {
 		return nil, fmt.Errorf("games directory: %w", err)
@@ -150,7 +154,7 @@ func (g *gamesFlags) open() (*record.Store, error) {
 		return nil, fmt.Errorf("games directory %s: not a directory", g.dir)
 	}
 	log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := record.Open(record.Options{Dir: g.dir, Logger: log})
+	s := record.Open(record.Options{Dir: g.dir, Logger: log, ReadOnly: readOnly})
 	if st := s.Status(); !st.OK {
 		return nil, fmt.Errorf("games directory %s: %s", g.dir, st.Problem)
 	}
@@ -186,7 +190,7 @@ func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case len(pos) > 0:
 		return g.usageError("unexpected argument %q", pos[0])
 	}
-	s, err := g.open()
+	s, err := g.open(true)
 	if err != nil {
 		return g.fail(err)
 	}
@@ -236,7 +240,7 @@ func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Wr
 			return g.usageError("%q is not a game id", id)
 		}
 	}
-	s, err := g.open()
+	s, err := g.open(true)
 	if err != nil {
 		return g.fail(err)
 	}
@@ -280,7 +284,7 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case !record.ValidID(pos[0]):
 		return g.usageError("%q is not a game id", pos[0])
 	}
-	s, err := g.open()
+	s, err := g.open(true)
 	if err != nil {
 		return g.fail(err)
 	}

@@ -416,3 +416,32 @@ func TestGamesNotation(t *testing.T) {
 		assert.Regexp(t, fmt.Sprintf(`(?m)^ *%d +black +%s `, bad+1, g.Moves[bad].Square), b.String(), "the move table numbers the same ply")
 	})
 }
+
+// TestGamesReadCommandsTouchNothing: list, show and export open the store
+// read-only: on a directory whose analysis/ links elsewhere they list the
+// games and delete nothing there (before, `games list` deleted the
+// target's .tmp-* files and the files named like analyses of old games),
+// and leave the directory's own leftovers alone.
+func TestGamesReadCommandsTouchNothing(t *testing.T) {
+	dir, gs := gamesStore(t)
+	target := t.TempDir()
+	names := []string{".tmp-draft.txt", ".tmp-thesis.tex", "1-2-3.json", "2024-01-05.json"}
+	for _, name := range names {
+		require.NoError(t, os.WriteFile(filepath.Join(target, name), []byte("mine"), 0o644))
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "analysis")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	for _, args := range [][]string{
+		{"list", "--games-dir", dir},
+		{"show", "--games-dir", dir, gs[0].ID},
+		{"export", "--games-dir", dir, "--format", "jsonl"},
+	} {
+		var out, errs bytes.Buffer
+		assert.Equal(t, exitOK, games(args, noEnv, &out, &errs), "%v: %s", args, errs.String())
+		assert.NotEmpty(t, out.String())
+		for _, name := range names {
+			assert.FileExists(t, filepath.Join(target, name), "%v", args)
+		}
+	}
+}
