@@ -45,11 +45,15 @@ type engineSet struct {
 	infos    map[int64]MatchInfo // the matches prepared and not released (NewMatch)
 	perLeg   map[legKey]engines.Engine
 	idle     []engines.Engine // per-leg engines of ended matches, still running
+	// graceless holds the legs whose engine once stopped without its best
+	// move: the bot does not wait for their engines past their time again
+	// in that match (a replacement after a discard included).
+	graceless map[legKey]bool
 }
 
 func newEngineSet(f EngineFactory, log *slog.Logger, warm int) *engineSet {
 	return &engineSet{f: f, log: log, warm: warm, perMatch: map[int64]engines.Engine{}, infos: map[int64]MatchInfo{}, perLeg: map[legKey]engines.Engine{},
-		busy: map[engines.Engine]*engineUse{}}
+		busy: map[engines.Engine]*engineUse{}, graceless: map[legKey]bool{}}
 }
 
 // engineUse counts the background asks of one engine.
@@ -138,6 +142,23 @@ func (s *engineSet) get(key legKey) (engines.Engine, error) {
 	}
 	put(e)
 	return e, nil
+}
+
+// graceFor reports whether the bot waits a moment past its time for the
+// best move so far of key's engine (until one of them stopped without one
+// in this match).
+func (s *engineSet) graceFor(key legKey) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.graceless[key]
+}
+
+// noGrace notes that key's engine stopped without a move when its time was
+// up.
+func (s *engineSet) noGrace(key legKey) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.graceless[key] = true
 }
 
 // current returns the engine a leg's next move would get, if one is made
@@ -305,6 +326,11 @@ func (s *engineSet) releaseMatch(id int64) {
 	s.mu.Lock()
 	var list []engines.Engine
 	delete(s.infos, id)
+	for k := range s.graceless {
+		if k.match == id {
+			delete(s.graceless, k)
+		}
+	}
 	if e, ok := s.perMatch[id]; ok {
 		list = append(list, e)
 		delete(s.perMatch, id)
@@ -340,6 +366,7 @@ func (s *engineSet) closeAll() {
 		delete(s.perMatch, k)
 	}
 	clear(s.infos)
+	clear(s.graceless)
 	for k, e := range s.perLeg {
 		list = append(list, e)
 		delete(s.perLeg, k)
@@ -366,4 +393,5 @@ func (s *engineSet) close(e engines.Engine) {
 	if err := e.Close(); err != nil {
 		s.log.Warn("closing engine", "engine", e.Name(), "err", err)
 	}
+
 }

@@ -362,20 +362,25 @@ func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until ti
 	timer := time.NewTimer(time.Until(until))
 	defer timer.Stop()
 	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C)
-	if got == timedOut && !spec {
+	if got == timedOut && !spec && b.eng.graceFor(t.key) {
 		// The engine's context has ended with the timer: an engine that
 		// answers with its best move so far when stopped (the built-in
 		// search) is waiting for the CPU to say so, which on a loaded
 		// machine takes longer than its margin. Its answer beats a
 		// one-ply move; the grace comes out of the clock's spare time.
+		// An engine that stops without a move gets no grace again.
 		cancel()
 		if g := stopGrace(clk, time.Now()); g > 0 {
 			grace := time.NewTimer(g)
 			a, got = awaitAnswer(t.ctx.Done(), ch, grace.C)
 			grace.Stop()
-			if got == answered && a.err != nil {
+			switch {
+			case got == answered && a.err != nil:
 				// Stopped without a move: its time was up.
 				got = timedOut
+				b.eng.noGrace(t.key)
+			case got == timedOut:
+				b.eng.noGrace(t.key)
 			}
 		}
 	}
