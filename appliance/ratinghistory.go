@@ -75,11 +75,13 @@ func (r *ratingRecorder) observe(b state.BotInfo) {
 	r.failing = false
 }
 
-// history returns a copy of the history.
+// history returns a copy of the history as of now: no sample is dated
+// after the device's clock (ratings.History.AsOf).
 func (r *ratingRecorder) history() ratings.History {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	h := r.h
 	h.Samples = slices.Clone(h.Samples)
+	h.AsOf(r.now().UTC())
 	return h
 }

@@ -94,3 +94,27 @@ func TestBadSamplesInTheFileAreSkipped(t *testing.T) {
 	assert.Contains(t, logs.String(), "skipped=1")
 	assert.NotContains(t, logs.String(), "unreadable")
 }
+
+// TestFutureSampleInTheFile: a sample dated 9999 in the file is shown as
+// of the device's clock, and the next sample is kept after it. Before,
+// every later sample was refused as older, for good.
+func TestFutureSampleInTheFile(t *testing.T) {
+	dir := t.TempDir()
+	in := `{"bot_id":9,"samples":[
+		{"at":"2026-12-01T12:00:00Z","rating":1500,"rd":350},
+		{"at":"9999-01-01T00:00:00Z","rating":1510,"rd":340,"wins":1}]}`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ratings.FileName), []byte(in), 0o600))
+	r := newRatingRecorder(dir, store.FS{}, slog.New(slog.DiscardHandler))
+	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { return now }
+	h := r.history()
+	require.Len(t, h.Samples, 2)
+	assert.Equal(t, now, h.Samples[1].At, "shown as of now")
+	now = now.Add(time.Hour)
+	r.observe(state.BotInfo{ID: 9, Rating: 1495, RD: 330, Wins: 1, Losses: 1})
+	back, err := ratings.NewFile(dir).Load()
+	require.NoError(t, err)
+	require.Len(t, back.Samples, 3, "the next sample is kept")
+	assert.Equal(t, now, back.Samples[1].At, "and the future one re-dated to it")
+	assert.Equal(t, ratings.Loss, back.Result(2))
+}

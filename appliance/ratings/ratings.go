@@ -12,7 +12,8 @@
 // good as the clock that took them: a sample dated after a later one (a
 // clock once far ahead, a hand-edited file) is re-dated to the later
 // one's time, so that a date in the future neither stops the history nor
-// sorts it wrong.
+// sorts it wrong; AsOf shows the samples dated after the device's clock as
+// of now.
 //
 // It may import appliance/store (the atomic file), and nothing else of
 // the appliance.
@@ -114,6 +115,19 @@ func (h *History) Add(bot int64, s Sample) (bool, error) {
 		h.Samples = append([]Sample(nil), h.Samples[n-MaxSamples:]...)
 	}
 	return true, nil
+}
+
+// AsOf re-dates, in place, the samples dated after now (by a clock that
+// was ahead, or a hand-edited file) to now, so that a graph drawn now does
+// not reach into the future; their order stays. A now before the first
+// sample (a clock not set yet) changes nothing.
+func (h *History) AsOf(now time.Time) {
+	if len(h.Samples) == 0 || now.Before(h.Samples[0].At) {
+		return
+	}
+	for i := len(h.Samples) - 1; i >= 0 && h.Samples[i].At.After(now); i-- {
+		h.Samples[i].At = now
+	}
 }
 
 // redate makes the times of samples, in the order taken, never decrease:

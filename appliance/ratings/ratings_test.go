@@ -245,3 +245,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestAsOf: samples dated after now are shown as of now, in their order;
+// a clock not set yet (before the first sample) changes nothing.
+func TestAsOf(t *testing.T) {
+	in := `{"bot_id":9,"samples":[
+		{"at":"2026-12-01T12:00:00Z","rating":1500,"rd":350},
+		{"at":"2026-12-01T13:00:00Z","rating":1510,"rd":340,"wins":1},
+		{"at":"9999-01-01T00:00:00Z","rating":1495,"rd":330,"wins":1,"losses":1}]}`
+	h, err := Parse([]byte(in))
+	require.NoError(t, err)
+	now := t0.Add(90 * time.Minute)
+	unset := h
+	unset.Samples = append([]Sample(nil), h.Samples...)
+	unset.AsOf(time.Unix(0, 0))
+	assert.Equal(t, h.Samples, unset.Samples, "a clock before the first sample is not set: nothing changes")
+	h.AsOf(now)
+	assert.Equal(t, []time.Time{t0, t0.Add(time.Hour), now}, []time.Time{h.Samples[0].At, h.Samples[1].At, h.Samples[2].At})
+	assertInOrder(t, h)
+}
