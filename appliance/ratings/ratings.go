@@ -42,9 +42,10 @@ const (
 	maxValue = 1e6
 )
 
-// minTime is the earliest time a sample may have: none is older than
-// flipbot; an older one comes from a clock that was not set.
-var minTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+// minUnix is the earliest time a sample may have, 2020-01-01T00:00:00Z in
+// Unix seconds: none is older than flipbot; an older one comes from a
+// clock that was not set.
+const minUnix = 1577836800
 
 // Sample is the bot's rating as one poll showed it.
 type Sample struct {
@@ -61,8 +62,8 @@ var ErrBadSample = errors.New("bad rating sample")
 
 // Check reports whether s can be kept: rating, RD and counts finite and
 // within 0…10⁶, and a time no earlier than 2020 (a clock that was not set)
-// and one JSON can write (years up to 9999). The error names the field,
-// never more.
+// and one JSON can write (years up to 9999). The error names the field
+// and its value.
 func (s Sample) Check() error {
 	for _, f := range []struct {
 		name string
@@ -72,7 +73,7 @@ func (s Sample) Check() error {
 			return fmt.Errorf("%w: %s %g out of 0…%g", ErrBadSample, f.name, f.v, maxValue)
 		}
 	}
-	if s.At.Before(minTime) || s.At.Year() > 9999 {
+	if s.At.Unix() < minUnix || s.At.Year() > 9999 {
 		return fmt.Errorf("%w: time %s out of 2020…9999", ErrBadSample, s.At.UTC().Format(time.RFC3339))
 	}
 	return nil

@@ -77,8 +77,9 @@ func newRatingGraph(h ratings.History) *ratingGraph {
 		g.Grid = append(g.Grid, gridLine{Y: y(v), Label: fmt.Sprintf("%.0f", v)})
 	}
 	// The band goes right along the upper edge and back left along the
-	// lower one: the lower edge's points are kept in order and written
-	// backwards, each point once (linear in the samples).
+	// lower one, written in a second pass from the last sample to the
+	// first: each point once, linear in the samples (prepending each point
+	// to the list was quadratic).
 	xs := make([]int, n)
 	var line, band []byte
 	point := func(b []byte, x, y int) []byte {
