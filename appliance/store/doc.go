@@ -18,11 +18,9 @@
 // Files:
 //
 //   - file.go: [File] and [Format], one value in one file, read as a
-//     regular file with a size limit ([ReadFileLimit], [ErrTooLarge],
-//     [ErrNotRegular]).
-//   - open_unix.go, open_other.go: how ReadFileLimit opens a file without
-//     following a symbolic link and without blocking (O_NOFOLLOW and
-//     O_NONBLOCK on unix; Lstat, then Fstat of what was opened, elsewhere).
+//     regular file (no symbolic link followed, never blocking) with a
+//     size limit ([ReadFileLimit], [ErrTooLarge], [ErrNotRegular]: those
+//     of internal/atomicfile).
 //   - atomic.go: [FS], the atomic write and its stages, [SyncDir],
 //     [CleanTemps], [IsReadOnly].
 //   - token.go: the token's form ([ValidateToken], [ParseToken]) and its

@@ -4,7 +4,6 @@ package store
 
 import (
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -32,47 +31,6 @@ func within(t *testing.T, what string, f func() error) error {
 func mkfifo(t *testing.T, path string) {
 	t.Helper()
 	require.NoError(t, syscall.Mkfifo(path, 0o600))
-}
-
-// TestSpecialFilesAreRefusedAtOnce: a named pipe, a symbolic link (to a
-// regular file or to a pipe), a directory or a device where a file should
-// be is refused at once, unread. Before, a named pipe blocked the read in
-// open(2) for ever (every page of the game it stood for, or the whole
-// start when it stood for the rating history), a link was followed and a
-// device was read.
-func TestSpecialFilesAreRefusedAtOnce(t *testing.T) {
-	dir := t.TempDir()
-	regular := filepath.Join(dir, "regular")
-	require.NoError(t, os.WriteFile(regular, []byte("fsbm_0123456789abcdefghij\n"), 0o600))
-	fifo := filepath.Join(dir, "fifo")
-	mkfifo(t, fifo)
-	linkToFile := filepath.Join(dir, "link-to-file")
-	require.NoError(t, os.Symlink(regular, linkToFile))
-	linkToFIFO := filepath.Join(dir, "link-to-fifo")
-	require.NoError(t, os.Symlink(fifo, linkToFIFO))
-	cases := []struct{ name, path, kind string }{
-		{"named pipe", fifo, "named pipe"},
-		{"link to a file", linkToFile, "symbolic link"},
-		{"link to a pipe", linkToFIFO, "symbolic link"},
-		{"directory", dir, "directory"},
-	}
-	if _, err := os.Stat("/dev/null"); err == nil {
-		cases = append(cases, struct{ name, path, kind string }{"device", "/dev/null", "device"})
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			err := within(t, "ReadFileLimit", func() error {
-				_, err := ReadFileLimit(c.path, 1<<10)
-				return err
-			})
-			require.ErrorIs(t, err, ErrNotRegular)
-			assert.Contains(t, err.Error(), c.kind)
-			assert.NotContains(t, err.Error(), "0123456789abcdefghij", "never the content")
-		})
-	}
-	b, err := ReadFileLimit(regular, 1<<10)
-	require.NoError(t, err, "the regular file itself is read")
-	assert.Equal(t, "fsbm_0123456789abcdefghij\n", string(b))
 }
 
 // TestFilesThatArePipesDoNotBlock: a named pipe as the token file or the
