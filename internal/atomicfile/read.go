@@ -78,4 +78,3 @@ func fileKind(m fs.FileMode) string {
 		return "a special file"
 	}
 }
-

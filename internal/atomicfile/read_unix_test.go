@@ -68,4 +68,3 @@ func TestSpecialFilesAreRefusedAtOnce(t *testing.T) {
 	require.NoError(t, err, "the regular file itself is read")
 	assert.Equal(t, "fsbm_0123456789abcdefghij\n", string(b))
 }
-
