@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"flipbot.dev/flipbot/appliance/store"
 )
 
 // Platform is what differs between the device (gokrazy) and a PC. The
@@ -30,9 +31,11 @@ type Platform interface {
 func DevicePasswordFiles() []string { return []string{"/perm/gokr-pw.txt", "/etc/gokr-pw.txt"} }
 
 // readTrimmed returns a small system file's content without NULs and
-// surrounding space, "" when unreadable.
+// surrounding space, "" when unreadable: read as every file is
+// (store.ReadFileLimit: a regular file, no link followed, never blocking,
+// at most 64 KiB).
 func readTrimmed(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := store.ReadFileLimit(path, store.DefaultMaxBytes)
 	if err != nil {
 		return ""
 	}

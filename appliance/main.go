@@ -63,7 +63,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		}
 	}
 	if *pwFile != "" {
-		files = append([]string{*pwFile}, files...)
+		files = append([]string{ownerNamedFile(*pwFile)}, files...)
 	}
 	egaroucidOK, egaroucidPath := false, ""
 	if *egaroucid != "" {
@@ -103,6 +103,18 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		cfg.Indicators = ind
 	}
 	return Run(ctx, cfg)
+}
+
+// ownerNamedFile returns the file the owner named on the command line with
+// its symbolic links resolved, once, here: the reads that follow (at every
+// admin request) follow no link (store.ReadFileLimit), but a link the
+// owner made on purpose should work. A path that does not resolve (no
+// file yet) is returned as it is.
+func ownerNamedFile(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		return p
+	}
+	return path
 }
 
 // ensurePCPassword returns path, creating it (0600) with a random password

@@ -54,3 +54,21 @@ func TestMainOnPC(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, stderr.String(), string(bytes.TrimSpace(b)), "the password is not logged")
 }
+
+// TestOwnerNamedFileResolvesLinks: a -password-file the owner made as a
+// link is resolved once at the start (the reads follow no link); a file
+// not there yet is kept as named.
+func TestOwnerNamedFileResolvesLinks(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.txt")
+	require.NoError(t, os.WriteFile(real, []byte("pw\n"), 0o600))
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	want, err := filepath.EvalSymlinks(real)
+	require.NoError(t, err)
+	assert.Equal(t, want, ownerNamedFile(link))
+	missing := filepath.Join(dir, "missing.txt")
+	assert.Equal(t, missing, ownerNamedFile(missing))
+}

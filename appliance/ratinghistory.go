@@ -14,25 +14,33 @@ import (
 // ratingRecorder keeps the bot's rating history (appliance/ratings): the
 // runner hands it the bot's identity from every report, and a sample is
 // kept, on /perm, whenever the rating, the RD or FlipSight's counts of
-// results change. Safe for concurrent use; mu guards h and failing.
+// results change. A sample out of range (ratings.Sample.Check) is dropped,
+// logged once until a good one is kept. Safe for concurrent use; mu guards
+// h, failing and refusing.
 type ratingRecorder struct {
 	file *store.File[ratings.History]
 	now  func() time.Time
 	log  *slog.Logger
 
-	mu      sync.Mutex
-	h       ratings.History
-	failing bool // the last save failed (logged once until one succeeds)
+	mu       sync.Mutex
+	h        ratings.History
+	failing  bool // the last save failed (logged once until one succeeds)
+	refusing bool // the last sample was dropped (logged once until one is kept)
 }
 
 // newRatingRecorder reads the history kept in dir (an empty one when there
-// is none or it is damaged, which is logged).
+// is none or it is damaged, which is logged, as are the bad samples
+// skipped).
 func newRatingRecorder(dir string, fs store.FS, log *slog.Logger) *ratingRecorder {
 	f := ratings.NewFile(dir)
 	f.FS = fs
 	h, err := f.Load()
 	if err != nil {
 		log.Warn("rating history unreadable; starting a new one", "err", err)
+	}
+	if h.Skipped > 0 {
+		log.Warn("rating history: bad samples skipped", "file", f.Path(), "skipped", h.Skipped, "kept", len(h.Samples))
+		h.Skipped = 0
 	}
 	return &ratingRecorder{file: f, now: time.Now, log: log, h: h}
 }
@@ -45,7 +53,16 @@ func (r *ratingRecorder) observe(b state.BotInfo) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.h.Add(b.ID, ratings.Sample{At: r.now().UTC(), Rating: b.Rating, RD: b.RD, Wins: b.Wins, Losses: b.Losses, Draws: b.Draws}) {
+	changed, err := r.h.Add(b.ID, ratings.Sample{At: r.now().UTC(), Rating: b.Rating, RD: b.RD, Wins: b.Wins, Losses: b.Losses, Draws: b.Draws})
+	if err != nil {
+		if !r.refusing {
+			r.log.Warn("rating sample dropped", "bot", b.ID, "err", err)
+		}
+		r.refusing = true
+		return
+	}
+	r.refusing = false
+	if !changed {
 		return
 	}
 	if err := r.file.Save(r.h); err != nil {
@@ -58,11 +75,13 @@ func (r *ratingRecorder) observe(b state.BotInfo) {
 	r.failing = false
 }
 
-// history returns a copy of the history.
+// history returns a copy of the history as of now: no sample is dated
+// after the device's clock (ratings.History.AsOf).
 func (r *ratingRecorder) history() ratings.History {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	h := r.h
 	h.Samples = slices.Clone(h.Samples)
+	h.AsOf(r.now().UTC())
 	return h
 }

@@ -111,6 +111,15 @@ func checkFloat(field string, v, limit float64) error {
 	return nil
 }
 
+// checkDeviation is checkFloat for a value that cannot be negative (a
+// rating deviation).
+func checkDeviation(field string, v, limit float64) error {
+	if math.IsNaN(v) || v < 0 || v > limit {
+		return bad("%s %g outside 0..%g", field, v, limit)
+	}
+	return nil
+}
+
 func checkStamp(field string, ms int64) error { return checkRange(field, ms, 0, maxID) }
 
 func checkOptStamp(field string, ms *int64) error {
@@ -417,7 +426,7 @@ func (b *Bot) check() error {
 	if r := b.Rating; r != nil {
 		if err := firstErr(
 			checkFloat("rating", r.Rating, 1e6),
-			checkFloat("rd", r.RD, 1e6),
+			checkDeviation("rd", r.RD, 1e6),
 			checkFloat("high_rating", r.HighRating, 1e6),
 			checkText("rating color", r.Color, MaxShortText),
 			checkRange("wins", int64(r.Wins), 0, maxID),

@@ -104,6 +104,8 @@ func TestPollDropsBadObjects(t *testing.T) {
 		{"bot bio", true, func(v map[string]any) { pollBot(v)["bio"] = name2MiB }, "bio"},
 		{"bot rating", true, func(v map[string]any) { pollBot(v)["rating"].(map[string]any)["rating"] = 1e30 }, "rating"},
 		{"bot games", true, func(v map[string]any) { pollBot(v)["supported_games"] = ints(100, 1) }, "supported games"},
+		{"bot rd negative", true, func(v map[string]any) { pollBot(v)["rating"].(map[string]any)["rd"] = -5 }, "rd -5 outside 0..1e+06"},
+		{"bot rd huge", true, func(v map[string]any) { pollBot(v)["rating"].(map[string]any)["rd"] = 1e7 }, "rd 1e+07"},
 		{"bot losses", true, func(v map[string]any) { pollBot(v)["rating"].(map[string]any)["losses"] = -1 }, "losses -1"},
 	}
 	for _, tc := range cases {

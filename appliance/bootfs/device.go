@@ -2,14 +2,17 @@
 // disk its root file system is on) and reads a file from it, read-only,
 // with internal/fat.
 //
-// Files: device.go ([Host.BootPartition], [ReadBootFile]).
+// Files: device.go ([Host.BootPartition], [ReadBootFile], which opens
+// only a block device or an image file, never blocking on a pipe).
 //
 // It imports internal/fat, nothing else of the module.
 package bootfs
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,12 +79,39 @@ func (h Host) rootDevice() (string, error) {
 func (h Host) path(p string) string { return filepath.Join(h.Root, p) }
 
 // ReadBootFile reads name (at most limit bytes) from the FAT file system on
-// dev, opened read-only.
+// dev, opened read-only. dev must be a block device or an image file (a
+// link to one is followed: /dev/disk/by-* are links): it is looked at
+// before it is opened, so that a named pipe never blocks the start, and
+// what was opened must be what was looked at.
 func ReadBootFile(dev, name string, limit int64) (fat.File, error) {
+	before, err := os.Stat(dev)
+	if err != nil {
+		return fat.File{}, fmt.Errorf("boot partition: %w", err)
+	}
+	if !partitionMode(before.Mode()) {
+		return fat.File{}, fmt.Errorf("boot partition %s: %w", dev, errNotPartition)
+	}
 	f, err := os.Open(dev)
 	if err != nil {
 		return fat.File{}, fmt.Errorf("boot partition: %w", err)
 	}
 	defer f.Close()
+	after, err := f.Stat()
+	if err != nil {
+		return fat.File{}, fmt.Errorf("boot partition: %w", err)
+	}
+	if !os.SameFile(before, after) {
+		return fat.File{}, fmt.Errorf("boot partition %s: replaced while being opened", dev)
+	}
 	return fat.ReadFile(f, name, limit)
+}
+
+// errNotPartition is the error for a boot partition that is neither a block
+// device nor an image file.
+var errNotPartition = errors.New("neither a block device nor an image file")
+
+// partitionMode reports whether a file of mode m can hold a partition: a
+// block device or a regular file (an image).
+func partitionMode(m fs.FileMode) bool {
+	return m.IsRegular() || (m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0)
 }

@@ -3,9 +3,17 @@
 // a poll shows a change, kept on /perm in one bounded JSON file written
 // atomically (appliance/store), for the status page's graph.
 //
-// The file is read as hostile input: Parse refuses a file over MaxBytes
-// unread, more than MaxSamples samples, values out of range and samples
-// out of time order.
+// The file is read as hostile input, and so is every sample before it is
+// kept (Add): a sample whose values are out of range is dropped alone
+// (Sample.Check), never the history with it. Parse refuses a file over
+// MaxBytes unread and one that is not the history's JSON, and skips the
+// bad samples of one that is, and the oldest beyond MaxSamples. The order
+// of the samples is the order they were taken; their times are only as
+// good as the clock that took them: a sample dated after a later one (a
+// clock once far ahead, a hand-edited file) is re-dated to the later
+// one's time, so that a date in the future neither stops the history nor
+// sorts it wrong; AsOf shows the samples dated after the device's clock as
+// of now.
 //
 // It may import appliance/store (the atomic file), and nothing else of
 // the appliance.
@@ -34,6 +42,11 @@ const (
 	maxValue = 1e6
 )
 
+// minUnix is the earliest time a sample may have, 2020-01-01T00:00:00Z in
+// Unix seconds: none is older than flipbot; an older one comes from a
+// clock that was not set.
+const minUnix = 1577836800
+
 // Sample is the bot's rating as one poll showed it.
 type Sample struct {
 	At     time.Time `json:"at"`
@@ -44,33 +57,90 @@ type Sample struct {
 	Draws  int       `json:"draws"`
 }
 
+// ErrBadSample is wrapped by Check's errors.
+var ErrBadSample = errors.New("bad rating sample")
+
+// Check reports whether s can be kept: rating, RD and counts finite and
+// within 0…10⁶, and a time no earlier than 2020 (a clock that was not set)
+// and one JSON can write (years up to 9999). The error names the field
+// and its value.
+func (s Sample) Check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"rating", s.Rating}, {"rd", s.RD}, {"wins", float64(s.Wins)}, {"losses", float64(s.Losses)}, {"draws", float64(s.Draws)}} {
+		if math.IsNaN(f.v) || f.v < 0 || f.v > maxValue {
+			return fmt.Errorf("%w: %s %g out of 0…%g", ErrBadSample, f.name, f.v, maxValue)
+		}
+	}
+	if s.At.Unix() < minUnix || s.At.Year() > 9999 {
+		return fmt.Errorf("%w: time %s out of 2020…9999", ErrBadSample, s.At.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
 // same reports whether s and o show the same rating and counts.
 func (s Sample) same(o Sample) bool {
 	return s.Rating == o.Rating && s.RD == o.RD && s.Wins == o.Wins && s.Losses == o.Losses && s.Draws == o.Draws
 }
 
-// History is one bot's samples, oldest first.
+// History is one bot's samples, in the order they were taken, their times
+// never decreasing.
 type History struct {
 	// Bot is the FlipSight id of the bot the samples are of.
 	Bot     int64    `json:"bot_id"`
 	Samples []Sample `json:"samples"`
+	// Skipped counts the samples Parse skipped (bad ones, and the oldest
+	// beyond MaxSamples); it is not kept in the file.
+	Skipped int `json:"-"`
 }
 
 // Add appends s, a sample of bot, when it differs from the last one: a new
-// bot starts a new history. The oldest samples go past MaxSamples. It
-// reports whether the history changed.
-func (h *History) Add(bot int64, s Sample) bool {
+// bot starts a new history. A sample that fails Check is not kept: Add
+// returns its error. Samples dated after s (by a clock that was ahead) are
+// re-dated to s's time, s being the newest. The oldest samples go past
+// MaxSamples. It reports whether the history changed.
+func (h *History) Add(bot int64, s Sample) (bool, error) {
+	if err := s.Check(); err != nil {
+		return false, err
+	}
 	if bot != h.Bot {
 		h.Bot, h.Samples = bot, nil
 	}
-	if n := len(h.Samples); n > 0 && (h.Samples[n-1].same(s) || s.At.Before(h.Samples[n-1].At)) {
-		return false
+	if n := len(h.Samples); n > 0 && h.Samples[n-1].same(s) {
+		return false, nil
 	}
 	h.Samples = append(h.Samples, s)
+	redate(h.Samples)
 	if n := len(h.Samples); n > MaxSamples {
 		h.Samples = append([]Sample(nil), h.Samples[n-MaxSamples:]...)
 	}
-	return true
+	return true, nil
+}
+
+// AsOf re-dates, in place, the samples dated after now (by a clock that
+// was ahead, or a hand-edited file) to now, so that a graph drawn now does
+// not reach into the future; their order stays. A now before the first
+// sample (a clock not set yet) changes nothing.
+func (h *History) AsOf(now time.Time) {
+	if len(h.Samples) == 0 || now.Before(h.Samples[0].At) {
+		return
+	}
+	for i := len(h.Samples) - 1; i >= 0 && h.Samples[i].At.After(now); i-- {
+		h.Samples[i].At = now
+	}
+}
+
+// redate makes the times of samples, in the order taken, never decrease:
+// a sample dated after the one that follows it is re-dated to that one's
+// time (the later sample's clock is taken as the better one). One pass,
+// from the end.
+func redate(samples []Sample) {
+	for i := len(samples) - 2; i >= 0; i-- {
+		if samples[i].At.After(samples[i+1].At) {
+			samples[i].At = samples[i+1].At
+		}
+	}
 }
 
 // The results Result returns.
@@ -103,33 +173,38 @@ func (h History) Result(i int) string {
 // ErrBadHistory is wrapped by Parse's errors.
 var ErrBadHistory = errors.New("bad rating history")
 
-// Parse reads a history written by Encode and checks it: at most MaxBytes,
-// at most MaxSamples samples, ratings, RDs and counts finite and within
-// 0…10⁶, samples in time order.
+// Parse reads a history written by Encode. It refuses a file over MaxBytes
+// unread, one that is not a JSON object with a list of samples, and a
+// negative bot id; it skips (and counts in Skipped) each sample that is
+// not a JSON sample or fails Check, and the oldest beyond MaxSamples.
+// Times out of order are re-dated (see History).
 func Parse(b []byte) (History, error) {
 	if len(b) > MaxBytes {
 		return History{}, fmt.Errorf("%w: %d bytes, at most %d", ErrBadHistory, len(b), MaxBytes)
 	}
-	var h History
-	if err := json.Unmarshal(b, &h); err != nil {
+	var raw struct {
+		Bot     int64             `json:"bot_id"`
+		Samples []json.RawMessage `json:"samples"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
 		return History{}, fmt.Errorf("%w: %w", ErrBadHistory, err)
 	}
-	if len(h.Samples) > MaxSamples {
-		return History{}, fmt.Errorf("%w: %d samples, at most %d", ErrBadHistory, len(h.Samples), MaxSamples)
+	if raw.Bot < 0 {
+		return History{}, fmt.Errorf("%w: bot id %d", ErrBadHistory, raw.Bot)
 	}
-	if h.Bot < 0 {
-		return History{}, fmt.Errorf("%w: bot id %d", ErrBadHistory, h.Bot)
+	h := History{Bot: raw.Bot}
+	if n := len(raw.Samples); n > MaxSamples {
+		h.Skipped, raw.Samples = n-MaxSamples, raw.Samples[n-MaxSamples:]
 	}
-	for i, s := range h.Samples {
-		for _, v := range []float64{s.Rating, s.RD, float64(s.Wins), float64(s.Losses), float64(s.Draws)} {
-			if math.IsNaN(v) || v < 0 || v > maxValue {
-				return History{}, fmt.Errorf("%w: sample %d: a value out of 0…%g", ErrBadHistory, i+1, maxValue)
-			}
+	for _, r := range raw.Samples {
+		var s Sample
+		if err := json.Unmarshal(r, &s); err != nil || s.Check() != nil {
+			h.Skipped++
+			continue
 		}
-		if i > 0 && s.At.Before(h.Samples[i-1].At) {
-			return History{}, fmt.Errorf("%w: sample %d is older than the one before", ErrBadHistory, i+1)
-		}
+		h.Samples = append(h.Samples, s)
 	}
+	redate(h.Samples)
 	return h, nil
 }
 

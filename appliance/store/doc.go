@@ -17,8 +17,10 @@
 //
 // Files:
 //
-//   - file.go: [File] and [Format], one value in one file, read with a
-//     size limit ([ReadFileLimit], [ErrTooLarge]).
+//   - file.go: [File] and [Format], one value in one file, read as a
+//     regular file (no symbolic link followed, never blocking) with a
+//     size limit ([ReadFileLimit], [ErrTooLarge], [ErrNotRegular]: those
+//     of internal/atomicfile).
 //   - atomic.go: [FS], the atomic write and its stages, [SyncDir],
 //     [CleanTemps], [IsReadOnly].
 //   - token.go: the token's form ([ValidateToken], [ParseToken]) and its

@@ -3,11 +3,12 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // Format is how a File keeps its value: the file's name, what errors call
@@ -41,32 +42,18 @@ type Format[T any] struct {
 const DefaultMaxBytes = 64 << 10
 
 // ErrTooLarge is wrapped by ReadFileLimit's error for a file over its
-// limit.
-var ErrTooLarge = errors.New("file too large")
+// limit: [atomicfile.ErrTooLarge].
+var ErrTooLarge = atomicfile.ErrTooLarge
 
-// ReadFileLimit reads the file path when it holds at most limit bytes: a
-// larger one is refused by its size before it is read, and a file that
-// grows meanwhile (or a special file, whose size says nothing) is read no
-// further than limit+1 bytes. Errors wrap ErrTooLarge for such a file and
-// the operating system's error (which names path) otherwise; the former
-// name neither path nor content, so that the caller says which file.
+// ErrNotRegular is wrapped by ReadFileLimit's error for a path that is not
+// a regular file: [atomicfile.ErrNotRegular].
+var ErrNotRegular = atomicfile.ErrNotRegular
+
+// ReadFileLimit reads the regular file path when it holds at most limit
+// bytes, never blocking on what it opens and never following a symbolic
+// link as path's last element: [atomicfile.ReadFileLimit].
 func ReadFileLimit(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
-		return nil, fmt.Errorf("%d bytes, at most %d: %w", fi.Size(), limit, ErrTooLarge)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("over %d bytes: %w", limit, ErrTooLarge)
-	}
-	return b, nil
+	return atomicfile.ReadFileLimit(path, limit)
 }
 
 // File keeps one value in one file of a directory: mode 0600 in a

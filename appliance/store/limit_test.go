@@ -41,9 +41,9 @@ func TestHugeFilesAreNotRead(t *testing.T) {
 	assert.Equal(t, "default", v, "a file too large is damaged: the defaults apply")
 }
 
-// TestReadFileLimit: a file of limit bytes is read, one more is not, and
-// a file whose size says nothing (a device that never ends) is read no
-// further than limit+1 bytes.
+// TestReadFileLimit: a file of limit bytes is read, one more is not, a
+// sparse file is refused by its size unread, and a device that never ends
+// (/dev/zero) is refused as no regular file.
 func TestReadFileLimit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f")
 	require.NoError(t, os.WriteFile(p, []byte("12345"), 0o600))
@@ -54,9 +54,15 @@ func TestReadFileLimit(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTooLarge)
 	_, err = ReadFileLimit(filepath.Join(t.TempDir(), "missing"), 4)
 	assert.ErrorIs(t, err, os.ErrNotExist)
+	sparse := mustCreate(t, filepath.Join(t.TempDir(), "sparse"))
+	require.NoError(t, os.Truncate(sparse, 4<<30))
+	n := allocated(func() { _, err = ReadFileLimit(sparse, 1<<10) })
+	assert.ErrorIs(t, err, ErrTooLarge)
+	assert.Contains(t, err.Error(), "4294967296 bytes")
+	assert.Less(t, n, uint64(64<<10), "bytes allocated")
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		_, err = ReadFileLimit("/dev/zero", 1<<10)
-		assert.ErrorIs(t, err, ErrTooLarge)
+		assert.ErrorIs(t, err, ErrNotRegular)
 	}
 }
 

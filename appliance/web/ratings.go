@@ -3,7 +3,7 @@ package web
 import (
 	"fmt"
 	"math"
-	"strings"
+	"strconv"
 	"time"
 
 	"flipbot.dev/flipbot/appliance/ratings"
@@ -76,22 +76,37 @@ func newRatingGraph(h ratings.History) *ratingGraph {
 		v := lo + f*(hi-lo)
 		g.Grid = append(g.Grid, gridLine{Y: y(v), Label: fmt.Sprintf("%.0f", v)})
 	}
-	var line, upper, lower []string
-	for i, s := range h.Samples {
-		xi := x(i)
-		line = append(line, fmt.Sprintf("%d,%d", xi, y(s.Rating)))
-		upper = append(upper, fmt.Sprintf("%d,%d", xi, y(s.Rating+s.RD)))
-		lower = append([]string{fmt.Sprintf("%d,%d", xi, y(s.Rating-s.RD))}, lower...)
-		if r := h.Result(i); r != "" {
-			g.Marks = append(g.Marks, ratingMark{X: xi, Y: y(s.Rating), Result: r,
-				Title: fmt.Sprintf("%s: %s, rating %.0f ± %.0f", s.At.Local().Format(time.DateTime), r, s.Rating, s.RD)})
+	// The band goes right along the upper edge and back left along the
+	// lower one, written in a second pass from the last sample to the
+	// first: each point once, linear in the samples (prepending each point
+	// to the list was quadratic).
+	xs := make([]int, n)
+	var line, band []byte
+	point := func(b []byte, x, y int) []byte {
+		if len(b) > 0 {
+			b = append(b, ' ')
 		}
+		b = strconv.AppendInt(b, int64(x), 10)
+		b = append(b, ',')
+		return strconv.AppendInt(b, int64(y), 10)
 	}
 	if n == 1 {
 		// One sample: a short level line, so that it shows.
-		line = append([]string{fmt.Sprintf("%d,%d", g.Left, y(h.Samples[0].Rating))}, line...)
+		line = point(line, g.Left, y(h.Samples[0].Rating))
 	}
-	g.Line = strings.Join(line, " ")
-	g.Band = strings.Join(append(upper, lower...), " ")
+	for i, s := range h.Samples {
+		xs[i] = x(i)
+		line = point(line, xs[i], y(s.Rating))
+		band = point(band, xs[i], y(s.Rating+s.RD))
+		if r := h.Result(i); r != "" {
+			g.Marks = append(g.Marks, ratingMark{X: xs[i], Y: y(s.Rating), Result: r,
+				Title: fmt.Sprintf("%s: %s, rating %.0f ± %.0f", s.At.Local().Format(time.DateTime), r, s.Rating, s.RD)})
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := h.Samples[i]
+		band = point(band, xs[i], y(s.Rating-s.RD))
+	}
+	g.Line, g.Band = string(line), string(band)
 	return g
 }

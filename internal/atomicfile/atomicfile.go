@@ -8,8 +8,16 @@
 // fields set lets a test inject faults (such as EROFS) or end a write at
 // a [Stage] as a power cut would.
 //
-// One file, atomicfile.go. A leaf: it imports nothing of the module, and
-// any package may import it.
+// The files so written are read back by [ReadFileLimit]: only a regular
+// file, never through a symbolic link, never blocking (a named pipe in
+// its place fails at once, [ErrNotRegular]), and refused by its size over
+// a limit before a byte is read ([ErrTooLarge]).
+//
+// Files: atomicfile.go (the writes), read.go ([ReadFileLimit]),
+// read_unix.go and read_other.go (how a file is opened without following a
+// link or blocking: O_NOFOLLOW and O_NONBLOCK on unix, Lstat then Fstat of
+// what was opened elsewhere). A leaf: it imports nothing of the module,
+// and any package may import it.
 package atomicfile
 
 import (

@@ -1,0 +1,71 @@
+//go:build unix
+
+package store
+
+import (
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// within runs f and fails the test when it has not returned after a
+// second: a read that blocks would hang the test for ever.
+func within(t *testing.T, what string, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Second):
+		t.Fatalf("%s blocked", what)
+		return nil
+	}
+}
+
+// mkfifo makes a named pipe at path; nothing ever writes to it.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	require.NoError(t, syscall.Mkfifo(path, 0o600))
+}
+
+// TestFilesThatArePipesDoNotBlock: a named pipe as the token file or the
+// settings file makes Load fail at once (the settings' defaults apply),
+// saying which file; a link is not followed.
+func TestFilesThatArePipesDoNotBlock(t *testing.T) {
+	dir := t.TempDir()
+	tokens := NewTokenFile(dir)
+	mkfifo(t, tokens.Path())
+	err := within(t, "the token's Load", func() error { _, err := tokens.Load(); return err })
+	require.ErrorIs(t, err, ErrNotRegular)
+	assert.Contains(t, err.Error(), tokens.Path(), "the error says which file")
+	assert.NotErrorIs(t, err, ErrNoToken)
+
+	settings := NewFile(dir, Format[string]{Name: "settings.json", What: "settings",
+		Decode: func(b []byte) (string, error) { return string(b), nil }, Default: func() string { return "default" }})
+	mkfifo(t, settings.Path())
+	var v string
+	err = within(t, "the settings' Load", func() (err error) { v, err = settings.Load(); return err })
+	require.ErrorIs(t, err, ErrNotRegular)
+	assert.Equal(t, "default", v, "the defaults apply")
+
+	// A link to a good token is not followed: the token file is flipbot's
+	// own, written by rename, never a link.
+	other := t.TempDir()
+	require.NoError(t, NewTokenFile(other).Save(mustToken(t, tokA)))
+	linked := NewTokenFile(t.TempDir())
+	require.NoError(t, os.Symlink(NewTokenFile(other).Path(), linked.Path()))
+	_, err = linked.Load()
+	require.ErrorIs(t, err, ErrNotRegular)
+	assert.NotContains(t, err.Error(), tokA)
+
+	// Saving over the pipe replaces it with a regular file (rename).
+	require.NoError(t, tokens.Save(mustToken(t, tokA)))
+	got, err := tokens.Load()
+	require.NoError(t, err)
+	assert.Equal(t, tokA, got.Reveal())
+}
