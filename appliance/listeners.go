@@ -182,15 +182,7 @@ func serveMDNS(ctx context.Context, port int, hosts func() ([]string, error), lo
 		if err != nil {
 			return nil
 		}
-		var out []netip.Prefix
-		for _, n := range mdns.InterfaceNetworks(ifIndex) {
-			for _, h := range hs {
-				if a, err := netip.ParseAddr(h); err == nil && a.WithZone("") == n.Addr() {
-					out = append(out, n)
-				}
-			}
-		}
-		return out
+		return servedNetworks(mdns.InterfaceNetworks(ifIndex), hs)
 	}
 	r, err := mdns.New(mdns.Config{Hostname: name, Port: port, Networks: networks, Logger: log})
 	if err != nil {
@@ -207,4 +199,19 @@ func serveMDNS(ctx context.Context, port int, hosts func() ([]string, error), lo
 		wg.Go(func() { _ = r.Serve(ctx, s, mdns.Timing{}) })
 	}
 	return wg.Wait
+}
+
+// servedNetworks returns the networks of nets whose address is one of the
+// pages' hosts: flipbot.local stands only for addresses the pages answer on.
+func servedNetworks(nets []netip.Prefix, hosts []string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, n := range nets {
+		for _, h := range hosts {
+			if a, err := netip.ParseAddr(h); err == nil && a.WithZone("") == n.Addr().WithZone("") {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }
