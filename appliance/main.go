@@ -99,8 +99,11 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	}
 	if OnDevice && *port > 0 {
 		// flipbot.local and the page over DNS-SD; on a PC the pages are on
-		// loopback only, and the PC answers for its own name.
-		defer serveMDNS(ctx, *port, DefaultPlatform().PageHosts, log)()
+		// loopback only, and the PC answers for its own name. Stopped when
+		// Main returns, however Run ended.
+		mctx, stopMDNS := context.WithCancel(ctx)
+		wait := serveMDNS(mctx, *port, DefaultPlatform().PageHosts, log)
+		defer func() { stopMDNS(); wait() }()
 	}
 	if *leds {
 		ind := NewGPIOIndicators(ctx, log)
