@@ -150,7 +150,7 @@ func (r *Responder) Handle(b []byte, src netip.AddrPort, ifIndex int, group neti
 	if !fromLink(src.Addr(), nets) {
 		return nil
 	}
-	all := r.records(addrsOf(nets, src.Addr().Unmap().Is4() || !group.Addr().Is6()))
+	all := r.records(addrsOf(nets, !group.Addr().Is6()))
 	legacy := src.Port() != Port
 
 	var multi, uni []record

@@ -70,18 +70,13 @@ func (r *Responder) Serve(ctx context.Context, c Conn, t Timing) error {
 	for {
 		n, src, ifIndex, rerr := c.ReadPacket(buf)
 		if rerr != nil {
-			if ctx.Err() == nil {
-				if errors.Is(rerr, net.ErrClosed) {
-					err = rerr
-					break
-				}
-				// A transient error (ICMP unreachable on some systems).
-				var ne net.Error
-				if errors.As(rerr, &ne) && ne.Timeout() {
-					continue
-				}
-				err = rerr
+			if ctx.Err() != nil {
+				break // closed for the stop
 			}
+			if ne, ok := errors.AsType[net.Error](rerr); ok && ne.Timeout() {
+				continue // a deadline a Conn may set: not an end
+			}
+			err = rerr
 			break
 		}
 		for _, p := range r.Handle(buf[:n], src, ifIndex, group, time.Now()) {

@@ -190,3 +190,51 @@ func TestMulticastOnThisMachine(t *testing.T) {
 		}
 	}
 }
+
+// TestMulticastIPv6OnThisMachine: the same over IPv6, a legacy query sent
+// to ff02::fb on each joined interface, answered by unicast with an AAAA
+// record of this machine. SKIPPED where IPv6 multicast is missing.
+func TestMulticastIPv6OnThisMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short: needs port 5353 and IPv6 multicast")
+	}
+	s, err := Listen(groupV6, nil)
+	if err != nil {
+		t.Skipf("SKIPPED: cannot open the IPv6 mDNS socket here: %v", err)
+	}
+	ifs := s.Interfaces()
+	if len(ifs) == 0 {
+		s.Close()
+		t.Skip("SKIPPED: no IPv6 multicast interface to join the group on")
+	}
+	r, err := New(Config{Hostname: "flipbot-test6", Port: 8080, Networks: InterfaceNetworks})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Serve(ctx, s, Timing{})
+
+	client, err := net.ListenUDP("udp6", &net.UDPAddr{})
+	if err != nil {
+		t.Skipf("SKIPPED: no IPv6 socket here: %v", err)
+	}
+	defer client.Close()
+	ifi, err := net.InterfaceByIndex(ifs[0])
+	require.NoError(t, err)
+	q := queryMsg(t, 0x6666, []question{{"flipbot-test6.local.", dnsmessage.TypeAAAA, false}})
+	if _, err := client.WriteToUDP(q, &net.UDPAddr{IP: groupV6.Addr().AsSlice(), Port: Port, Zone: ifi.Name}); err != nil {
+		t.Skipf("SKIPPED: cannot send to ff02::fb%%%s here: %v", ifi.Name, err)
+	}
+	require.NoError(t, client.SetReadDeadline(time.Now().Add(3*time.Second)))
+	buf := make([]byte, MaxPacket)
+	n, _, err := client.ReadFromUDPAddrPort(buf)
+	if err != nil {
+		t.Skipf("SKIPPED: no answer over IPv6 multicast here (interface %s): %v", ifi.Name, err)
+	}
+	rep := parseReply(t, buf[:n])
+	assert.Equal(t, uint16(0x6666), rep.header.ID)
+	require.NotEmpty(t, rep.answers)
+	a, ok := rep.answers[0].Body.(*dnsmessage.AAAAResource)
+	require.True(t, ok, "%v", summary(rep.answers))
+	assert.True(t, slices.ContainsFunc(InterfaceNetworks(ifs[0]), func(p netip.Prefix) bool { return p.Addr() == netip.AddrFrom16(a.AAAA) }),
+		"%v is an address of %s", netip.AddrFrom16(a.AAAA), ifi.Name)
+}
