@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -203,9 +204,8 @@ func (r *Responder) announcement(ifIndex int, group netip.AddrPort, goodbye bool
 	if len(addrs) == 0 {
 		return nil
 	}
-	all := r.records(addrs)
 	// The service type's entry is only for enumeration queries.
-	all = all[:len(all)-1]
+	all := slices.DeleteFunc(r.records(addrs), func(rec record) bool { return rec.name.String() == servicesName })
 	if goodbye {
 		for i := range all {
 			all[i].ttl = 0
