@@ -4,6 +4,8 @@
 #               and darwin/arm64 of flipbot, flipengine, flipbot-arena), arm64 tests under qemu-user
 #   make build  binaries for this machine into bin/
 #   make bench  the benchmarks quoted in README.md (minutes; not part of CI)
+#   make dist   release archives of flipbot, flipengine and flipbot-arena for linux/amd64,
+#               linux/arm64, windows/amd64 and darwin/arm64, with SHA256SUMS, into dist/
 #
 # The appliance image (gokrazy; needs gok: go install github.com/gokrazy/tools/cmd/gok@latest):
 #   make image [IMG=flipbot.img] [IMAGE_SIZE=bytes] [TOKEN_FILE=path]   an SD card image file
@@ -25,7 +27,7 @@ PC_CMDS  := flipbot flipengine flipbot-arena
 # rules and the hardware drivers (their bit-level code is what differs on a Pi).
 ARM64_TEST_PKGS ?= ./engines/othello ./gpio ./gpio/led ./gpio/ssd1306 ./gpio/hd44780
 
-.PHONY: all test deps vet test-race test-long cross test-arm64 test-image build bench clean demo \
+.PHONY: all test deps vet test-race test-long cross test-arm64 test-image build bench clean demo dist \
 	image overwrite update emulate vm vm-image vm-update egaroucid imagetool gok-check
 
 all: build
@@ -95,7 +97,48 @@ bench:
 	GOAMD64=v3 $(GO) test -run '^$$' -bench 'PerftStd11|PerftGrand9|PerftOctagon9' -benchtime 1x ./engines/othello
 
 clean:
-	rm -rf $(BIN) build
+	rm -rf $(BIN) build $(DIST)
+
+# Release archives, one per platform: flipbot-VERSION-OS-ARCH.tar.gz (.zip
+# for windows), each holding the directory flipbot-VERSION-OS-ARCH/ with the
+# PC commands, LICENSE, README.md and THIRD_PARTY_LICENSES (the licences of
+# the Go toolchain and of every module linked into them, which their terms
+# ask a binary to carry), and dist/SHA256SUMS over the archives. VERSION is
+# `git describe --always --dirty`, stamped into the binaries (`flipbot
+# version` prints it). Builds are static (CGO_ENABLED=0), -trimpath, and the
+# archives' times are the commit's: the same commit and toolchain give the
+# same archives. amd64 is built for $(GOAMD64) as in make build (GOAMD64=v1
+# for processors older than 2013). Needs git, tar, gzip, zip and sha256sum.
+DIST           ?= dist
+DIST_PLATFORMS ?= linux/amd64 linux/arm64 windows/amd64 darwin/arm64
+VERSION        ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+DIST_LDFLAGS   := -s -w -X flipbot.dev/flipbot/internal/version.stamp=$(VERSION)
+dist:
+	@for c in git tar gzip zip sha256sum; do command -v $$c >/dev/null 2>&1 || { echo "make dist needs $$c"; exit 1; }; done
+	rm -rf $(DIST) && mkdir -p $(DIST)/stage
+	@set -e; epoch=$$(git log -1 --format=%ct 2>/dev/null || echo 0); \
+	for p in $(DIST_PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; n=flipbot-$(VERSION)-$$os-$$arch; d=$(DIST)/stage/$$n; mkdir -p $$d; \
+	  echo "build $$n"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 GOAMD64=$(GOAMD64) $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -o $$d/ $(addprefix ./cmd/,$(PC_CMDS)); \
+	  cp LICENSE README.md $$d/; \
+	  { echo "flipbot $(VERSION) for $$os/$$arch is made of flipbot's code (LICENSE) and the code below, linked into its binaries."; \
+	    echo; echo "==== Go $$($(GO) env GOVERSION) (the standard library and runtime)"; echo; cat "$$($(GO) env GOROOT)/LICENSE"; \
+	    GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) list -deps -f '{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}' $(addprefix ./cmd/,$(PC_CMDS)) | sort -u | \
+	    while read -r mod ver dir; do \
+	      lic=$$(ls "$$dir" | grep -m1 -iE '^(licen[cs]e|copying)(\.md|\.txt)?$$') || { echo "no licence file in $$mod $$ver" >&2; exit 1; }; \
+	      echo; echo "==== $$mod $$ver"; echo; cat "$$dir/$$lic"; \
+	      for f in NOTICE NOTICE.txt NOTICE.md; do if [ -f "$$dir/$$f" ]; then echo; cat "$$dir/$$f"; fi; done; \
+	    done; } > $$d/THIRD_PARTY_LICENSES; \
+	  find $$d -exec touch -h -d @$$epoch {} +; \
+	  if [ $$os = windows ]; then (cd $(DIST)/stage && zip -qrX ../$$n.zip $$n); \
+	  else tar -C $(DIST)/stage --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$$epoch -cf - $$n | gzip -9n > $(DIST)/$$n.tar.gz; fi; \
+	done
+	@# The binary for this machine, if one was built, must print the version.
+	@h=$(DIST)/stage/flipbot-$(VERSION)-$$($(GO) env GOOS)-$$($(GO) env GOARCH)/flipbot; \
+	if [ -x $$h ]; then v=$$($$h version); echo "$$v"; case "$$v" in "flipbot $(VERSION) "*) ;; *) echo "the version stamp is missing"; exit 1;; esac; fi
+	rm -rf $(DIST)/stage
+	cd $(DIST) && sha256sum flipbot-$(VERSION)-* > SHA256SUMS && cat SHA256SUMS
 
 # The README's first command: the arena on loopback, flipbot (built-in engine)
 # against it, a built-in bot challenging it; the match is shown live (log lines,

@@ -20,6 +20,8 @@
 //   - appliance/settings: the owner's settings.
 //   - appliance/ratings: the bot's rating history and its file.
 //   - appliance/bootfs: reading the FAT boot partition.
+//   - appliance/mdns: answering multicast DNS for HOSTNAME.local and
+//     announcing the pages over DNS-SD (on the device only).
 //
 // Files here, by what they do:
 //
@@ -46,7 +48,9 @@
 //   - storage.go, storage_unix.go, storage_other.go: whether /perm is
 //     there and writable, and its free space.
 //   - listeners.go: binding the pages to private addresses only, following
-//     address changes, with short header and idle timeouts.
+//     address changes, with short header and idle timeouts; on the device,
+//     the name HOSTNAME.local and the pages' DNS-SD announcement on those
+//     addresses (appliance/mdns).
 //   - connlimit.go: at most [DefaultMaxPageConns] open connections per page
 //     listener, so that page connections cannot take the descriptors the
 //     bot needs.

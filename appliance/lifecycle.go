@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,6 +21,7 @@ import (
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/version"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -79,7 +79,7 @@ type Config struct {
 	EnvToken string
 	// Hostname shown on the pages; os.Hostname() when empty.
 	Hostname string
-	// Version shown on the pages; from the build info when empty.
+	// Version shown on the pages; internal/version's when empty.
 	Version string
 	// EgaroucidInstalled offers Egaroucid for std on the settings page.
 	EgaroucidInstalled bool
@@ -192,7 +192,7 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 		cfg.AddressRefresh = 10 * time.Second
 	}
 	if cfg.Version == "" {
-		cfg.Version = buildVersion()
+		cfg.Version = version.String()
 	}
 	hub := state.NewHub(nil)
 	a := &app{
@@ -426,40 +426,6 @@ func (a *app) feedIndicators(ctx context.Context, ind Indicators) {
 			ind.Show(a.hub.Snapshot())
 		}
 	}
-}
-
-// buildVersion names the build: module version and VCS revision.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	parts := []string{}
-	if v != "" && v != "(devel)" {
-		parts = append(parts, v)
-	}
-	if rev != "" {
-		parts = append(parts, rev+dirty)
-	}
-	if len(parts) == 0 {
-		return "devel"
-	}
-	return strings.Join(parts, " ")
 }
 
 // NotifyStop returns a context cancelled by the first SIGTERM or SIGINT

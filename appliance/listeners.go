@@ -6,10 +6,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"flipbot.dev/flipbot/appliance/mdns"
 )
 
 // pageServers serves the pages on port of every host that hosts returns
@@ -160,4 +164,54 @@ func (p *pageServers) shutdown(grace time.Duration) {
 		})
 	}
 	wg.Wait()
+}
+
+// serveMDNS answers multicast DNS for the device's host name and announces
+// the pages on port over DNS-SD (package appliance/mdns), with the addresses
+// hosts returns (the pages' own), on IPv4 and IPv6, until ctx ends. The
+// returned wait waits for the goodbyes. A socket that cannot be opened is
+// logged and left out.
+func serveMDNS(ctx context.Context, port int, hosts func() ([]string, error), log *slog.Logger) (wait func()) {
+	name, err := os.Hostname()
+	if err != nil {
+		log.Warn("mdns: no host name; flipbot.local will not answer", "err", err)
+		return func() {}
+	}
+	networks := func(ifIndex int) []netip.Prefix {
+		hs, err := hosts()
+		if err != nil {
+			return nil
+		}
+		return servedNetworks(mdns.InterfaceNetworks(ifIndex), hs)
+	}
+	r, err := mdns.New(mdns.Config{Hostname: name, Port: port, Networks: networks, Logger: log})
+	if err != nil {
+		log.Warn("mdns: not answering", "err", err)
+		return func() {}
+	}
+	var wg sync.WaitGroup
+	for _, g := range []netip.AddrPort{mdns.GroupV4(), mdns.GroupV6()} {
+		s, err := mdns.Listen(g, nil)
+		if err != nil {
+			log.Warn("mdns: not answering", "group", g.String(), "err", err)
+			continue
+		}
+		wg.Go(func() { _ = r.Serve(ctx, s, mdns.Timing{}) })
+	}
+	return wg.Wait
+}
+
+// servedNetworks returns the networks of nets whose address is one of the
+// pages' hosts: flipbot.local stands only for addresses the pages answer on.
+func servedNetworks(nets []netip.Prefix, hosts []string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, n := range nets {
+		for _, h := range hosts {
+			if a, err := netip.ParseAddr(h); err == nil && a.WithZone("") == n.Addr().WithZone("") {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -109,4 +110,17 @@ func TestLimitListener(t *testing.T) {
 	assert.ErrorIs(t, <-acceptDone, net.ErrClosed)
 	second.Close()
 	third.Close()
+}
+
+func TestServedNetworks(t *testing.T) {
+	nets := []netip.Prefix{
+		netip.MustParsePrefix("192.168.1.50/24"),
+		netip.MustParsePrefix("203.0.113.7/24"), // a public address: no page there
+		netip.MustParsePrefix("fe80::1/64"),
+		netip.MustParsePrefix("fd00::50/64"),
+	}
+	hosts := []string{"192.168.1.50", "fe80::1%eth0", "10.0.0.9", "not an address"}
+	assert.Equal(t, []netip.Prefix{netip.MustParsePrefix("192.168.1.50/24"), netip.MustParsePrefix("fe80::1/64")},
+		servedNetworks(nets, hosts))
+	assert.Empty(t, servedNetworks(nets, nil))
 }

@@ -97,6 +97,14 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	default:
 		cfg.CardToken = store.BootPartition{Path: flags.BootPartition}
 	}
+	if OnDevice && *port > 0 {
+		// flipbot.local and the page over DNS-SD; on a PC the pages are on
+		// loopback only, and the PC answers for its own name. Stopped when
+		// Main returns, however Run ended.
+		mctx, stopMDNS := context.WithCancel(ctx)
+		wait := serveMDNS(mctx, *port, DefaultPlatform().PageHosts, log)
+		defer func() { stopMDNS(); wait() }()
+	}
 	if *leds {
 		ind := NewGPIOIndicators(ctx, log)
 		defer ind.Close()

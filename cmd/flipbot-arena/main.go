@@ -5,6 +5,7 @@
 //	flipbot-arena serve --listen ADDR --bot NAME:TOKEN[:MODES] … --builtin NAME[:LEVEL[:MODES]] … [--clock-ms MS] [--auto-match] [--challenge FROM:TO[:MODE]] [--human NAME[:MODE[:xot]]] [--tls]
 //	flipbot-arena match --a CMD --b CMD --mode MODE --pairs N [--clock-ms MS] [--concurrency K] [-json]
 //	flipbot-arena demo [--flipbot PATH] [--mode MODE] [--clock-ms MS]
+//	flipbot-arena version
 //
 // See arena/README.md.
 //
@@ -20,6 +21,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"flipbot.dev/flipbot/internal/version"
 )
 
 func main() {
@@ -30,6 +33,7 @@ const usage = `usage:
   flipbot-arena serve --listen ADDR --bot NAME:TOKEN[:MODES] ... --builtin NAME[:LEVEL[:MODES]] ... [--clock-ms MS] [--auto-match] [--tls]
   flipbot-arena match --a CMD --b CMD --mode MODE --pairs N [--clock-ms MS] [--concurrency K] [-json]
   flipbot-arena demo [--flipbot PATH] [--mode MODE] [--clock-ms MS]
+  flipbot-arena version
 Run a subcommand with -h for its flags.
 `
 
@@ -46,6 +50,9 @@ func run(args []string) int {
 		return runMatch(args[1:], os.Stdout, os.Stderr)
 	case "demo":
 		return runDemo(args[1:], os.Stdout, os.Stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(os.Stdout, version.Line("flipbot-arena"))
+		return 0
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(os.Stdout, usage)
 		return 0

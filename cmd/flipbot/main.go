@@ -10,6 +10,7 @@
 //	flipbot games list|export|show|analyse  the kept game records (--games-dir), their analysis
 //	flipbot display-preview ...             render an appliance screen to PNG
 //	flipbot appliance [flags]               run as the Raspberry Pi appliance
+//	flipbot version                         the build's version (internal/version)
 //
 // Built with the gokrazy build tag, flipbot starts in appliance mode.
 //
@@ -25,7 +26,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
+
+	"flipbot.dev/flipbot/internal/version"
 )
 
 func main() {
@@ -44,6 +48,9 @@ func run(args []string) int {
 			return runDisplayPreview(args[1:])
 		case "appliance":
 			return runAppliance(args[1:])
+		case "version", "--version", "-version":
+			fmt.Println(version.Line("flipbot"))
+			return 0
 		}
 	}
 	if applianceByDefault {

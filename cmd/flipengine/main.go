@@ -19,7 +19,7 @@
 // Files: main.go (the command table and dispatch), one file per command
 // or group: perft.go, legal.go, engine.go (the JSON-line engine, lines.go
 // its reader), nboard.go, solve.go, bench.go, probcut.go, train.go,
-// moveloss.go.
+// moveloss.go; version (internal/version) is in the table here.
 //
 // It may import engines/othello, engines, engines/search, engines/eval and
 // engines/eval/train (the built-in engine and its evaluation), engines/ggf
@@ -31,6 +31,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"flipbot.dev/flipbot/internal/version"
 )
 
 func main() {
@@ -62,6 +64,7 @@ func commands() []command {
 		{"probcut", "[-eval pattern|baseline] [-out FILE]", "fit the Multi-ProbCut table of one evaluation and write it as Go", runProbCut},
 		{"train", "wthor|selfplay|fit|validate [flags]", "the pattern evaluation's training pipeline", runTrain},
 		{"moveloss", "FILE.obf… [-remaining D] [-budget D]", "one move per OBF position under a clock: mean loss in discs, best moves", runMoveLoss},
+		{"version", "", "the build's version", runVersion},
 	}
 }
 
@@ -96,6 +99,12 @@ func dispatch(prefix string, table []command, args []string, stdin io.Reader, st
 	}
 	usage(stderr, prefix, table)
 	return 2
+}
+
+// runVersion prints the build's version.
+func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+	fmt.Fprintln(stdout, version.Line("flipengine"))
+	return 0
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

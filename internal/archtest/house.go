@@ -62,6 +62,7 @@ func House() Table {
 		aratings    = "appliance/ratings"
 		analysis    = "bot/analysis"
 		abootfs     = "appliance/bootfs"
+		amdns       = "appliance/mdns"
 		egaroucid   = "engines/egaroucid"
 		nboard      = "engines/nboard"
 		edax        = "engines/edax"
@@ -78,7 +79,7 @@ func House() Table {
 		realEngines = "real_test.go plays the real Edax and Egaroucid through a bot against the arena, end to end; test-only, and nothing that engines/external's code imports imports it back"
 	)
 	return Table{
-		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/text"},
+		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/text", "internal/version"},
 		TestLeaves: []string{"internal/testutil", "internal/testutil/browser", "internal/winetest"},
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
@@ -105,7 +106,7 @@ func House() Table {
 
 			// The device runtime.
 			{Pkg: appliance, Layer: LayerDevice,
-				Imports: []string{abootfs, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, route, search, sizing, flipsight, gpio},
+				Imports: []string{abootfs, amdns, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, route, search, sizing, flipsight, gpio},
 				Tests:   []string{arena, egaroucidT, ggf, proc},
 				Why:     "runs the device: a bot with its engines composed for the device, the pages, the files, the indicators; its end-to-end tests play against the arena"},
 			{Pkg: aweb, Layer: LayerDevice,
@@ -126,6 +127,8 @@ func House() Table {
 				Why:     "the state model, a leaf of the appliance: the bot's report types, nothing of the pages or the hardware"},
 			{Pkg: abootfs, Layer: LayerDevice,
 				Why: "the device's own boot partition, read with internal/fat"},
+			{Pkg: amdns, Layer: LayerDevice,
+				Why: "the device's name on the local network (multicast DNS, DNS-SD): the standard library and golang.org/x/net only"},
 
 			// The player and the local server.
 			{Pkg: analysis, Layer: LayerPlayer,
