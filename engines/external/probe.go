@@ -17,11 +17,13 @@ import (
 )
 
 // Probe bounds: how long a probe waits for one answer of an engine,
-// start-up included. A JSON-line program or an NBoard engine answers a
-// start position at once; Edax loads its 50 MB eval.dat in about a second;
-// Egaroucid for Console loads its evaluation and book in a few seconds on a
-// PC and about 10 s on a Raspberry Pi 3 (egaroucid's probe allows 2 min
-// for a hang): 30 s leaves room for a slow disk.
+// start-up included. The spec's connector waits 10 s for an --engine move
+// by default (budget_ms 10000), and an NBoard program answers a start
+// position at once; Edax's first answer took 1.2–2.4 s on the 2-core VM at
+// load 20–29; Egaroucid for Console's 5.3 s idle and 13–27 s at load 19–29
+// (it loads its evaluation and writes its table first;
+// docs/measurements/2026-12-02-edax-egaroucid-memory-and-start-up.md,
+// 2026-12-04-egaroucid-start-up-cpu.md).
 const (
 	DefaultProbeTimeout          = 10 * time.Second
 	DefaultProbeTimeoutEgaroucid = 30 * time.Second
