@@ -18,12 +18,19 @@ import (
 // then waits for a new token instead of retrying.
 var ErrTokenRejected = errors.New("FlipSight rejected the bot token")
 
+// errStopNow is the cause of a play's cancellation that abandons the
+// running matches (a new token, new settings): only a shutdown (SIGTERM)
+// waits for them.
+var errStopNow = errors.New("the token or the settings changed")
+
 // ErrNetwork wraps failures to reach the server at all (DNS, connect,
 // TLS), which the state shows as "no network".
 var ErrNetwork = errors.New("cannot reach FlipSight")
 
 // Player plays on FlipSight with a token until ctx is cancelled; then it
-// accepts nothing new, finishes the moves in flight and returns. It calls
+// accepts nothing new, plays the running matches to their end (bounded by
+// its drain) and returns, or, when ctx's cause is errStopNow (the token or
+// the settings changed), only finishes the moves in flight. It calls
 // report with the bot's status whenever it changes (report must not be
 // retained past the return). It returns ErrTokenRejected (wrapped) for a
 // refused token; any other error is retried by the appliance with a
@@ -70,8 +77,11 @@ type runner struct {
 	player Player
 	hub    *state.Hub
 	log    *slog.Logger
-	drain  time.Duration
-	cmds   chan runnerCmd
+	// drain bounds the play's wait for the running matches on shutdown,
+	// moveDrain its wait for the moves in flight after that (and on a
+	// switch); the runner leaves a play that is not done by their sum.
+	drain, moveDrain time.Duration
+	cmds             chan runnerCmd
 	idle   chan struct{}
 
 	// mu guards current and matches; report holds it while it writes, so
@@ -93,8 +103,8 @@ type runner struct {
 	onBot func(state.BotInfo)
 }
 
-func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
-	return &runner{player: p, hub: hub, log: log, drain: drain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
+func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain, moveDrain time.Duration) *runner {
+	return &runner{player: p, hub: hub, log: log, drain: drain, moveDrain: moveDrain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
 }
 
 // setToken makes tok the token in effect, who being whom FlipSight said it
@@ -123,7 +133,7 @@ func (r *runner) send(ctx context.Context, c runnerCmd) {
 }
 
 type play struct {
-	cancel  context.CancelFunc
+	cancel  context.CancelCauseFunc
 	done    chan error
 	started time.Time
 }
@@ -177,7 +187,7 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		retryC   <-chan time.Time
 	)
 	start := func() {
-		pctx, cancel := context.WithCancel(context.Background())
+		pctx, cancel := context.WithCancelCause(context.Background())
 		p := &play{cancel: cancel, done: make(chan error, 1), started: time.Now()}
 		cur = p
 		r.writeReport(func(rp *state.Report) {
@@ -190,17 +200,25 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 			p.done <- r.player.Play(pctx, token, set, func(rep bot.Status) { r.report(p, rep) })
 		}()
 	}
-	stop := func() {
+	// stop ends the current play: on shutdown (drain) its running matches
+	// are played to their end, else (a switch) they are abandoned.
+	stop := func(drain bool) {
 		if cur == nil {
 			return
 		}
 		r.follow(nil)
-		cur.cancel()
-		t := time.NewTimer(r.drain)
+		wait := r.moveDrain + time.Second
+		if drain {
+			cur.cancel(nil)
+			wait += r.drain
+		} else {
+			cur.cancel(errStopNow)
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-cur.done:
 		case <-t.C:
-			r.log.Warn("the bot did not stop within the drain time; leaving it", "drain", r.drain)
+			r.log.Warn("the bot did not stop within the drain time; leaving it", "wait", wait)
 		}
 		t.Stop()
 		cur = nil
@@ -214,7 +232,7 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 	}
 	apply := func(next settings.Settings) {
 		s, pending = next, nil
-		stop()
+		stop(false)
 		r.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
 	}
 	for {
@@ -228,11 +246,11 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		select {
 		case <-ctx.Done():
 			stopRetry()
-			stop()
+			stop(true)
 			return
 		case c := <-r.cmds:
 			if c.token != nil {
-				stop()
+				stop(false)
 				stopRetry()
 				tok, rejected, backoff = *c.token, false, minBackoff
 				r.writeReport(func(rp *state.Report) {
@@ -260,7 +278,7 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		case err := <-done:
 			lasted := time.Since(cur.started)
 			r.follow(nil)
-			cur.cancel()
+			cur.cancel(nil)
 			cur = nil
 			if errors.Is(err, ErrTokenRejected) {
 				rejected = true
