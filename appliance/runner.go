@@ -82,7 +82,7 @@ type runner struct {
 	// switch); the runner leaves a play that is not done by their sum.
 	drain, moveDrain time.Duration
 	cmds             chan runnerCmd
-	idle   chan struct{}
+	idle             chan struct{}
 
 	// mu guards current and matches; report holds it while it writes, so
 	// that a report of a play being stopped never lands after the loop's
