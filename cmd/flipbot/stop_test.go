@@ -114,7 +114,8 @@ func TestFirstSignalFinishesTheMatch(t *testing.T) {
 	var out testutil.SyncBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- connect(append([]string{"--api", api, "--games-dir", games, "--drain", "60s"}, builtinFlags...), env(testToken), &out, sig.ctx)
+		code <- connect(append([]string{"--api", api, "--games-dir", games, "--drain", "60s", "--eval", "baseline"}, builtinFlags...),
+			env(testToken), &out, sig.ctx)
 	}()
 	var id int64
 	require.Eventually(t, func() bool {
@@ -122,7 +123,7 @@ func TestFirstSignalFinishesTheMatch(t *testing.T) {
 		id, err = a.Challenge("house", "me", othello.Std)
 		return err == nil
 	}, 5*time.Second, 20*time.Millisecond)
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "msg=move") }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "msg=move") }, time.Minute, 10*time.Millisecond)
 	close(sig.first)
 	select {
 	case c := <-code:
@@ -154,7 +155,7 @@ func TestSecondSignalExitsPromptly(t *testing.T) {
 	var out testutil.SyncBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- connect([]string{"--api", api, "--no-records", "--max-think-seconds", "1", "--threads", "1", "--hash-mb", "4"},
+		code <- connect([]string{"--api", api, "--no-records", "--max-think-seconds", "1", "--threads", "1", "--hash-mb", "4", "--eval", "baseline"},
 			env(testToken), &out, sig.ctx)
 	}()
 	var id int64
@@ -163,7 +164,7 @@ func TestSecondSignalExitsPromptly(t *testing.T) {
 		id, err = a.Challenge("house", "me", othello.Std)
 		return err == nil
 	}, 5*time.Second, 20*time.Millisecond)
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "msg=move") }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "msg=move") }, time.Minute, 10*time.Millisecond)
 	close(sig.first)
 	select {
 	case c := <-code:
