@@ -76,6 +76,15 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 	onStatus := report
 	if pool != nil {
 		defer pool.Close() // after the bot has closed its engines
+		// No rated game with a broken engine: Egaroucid answers before the
+		// bot goes online, or the device stays offline and says why.
+		p.cfg.Logger.Info("checking Egaroucid before going online", "bound", EngineProbeTimeout)
+		if err := pool.Check(ctx, EngineProbeTimeout); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("%w: Egaroucid (%s): %w", ErrEngine, p.cfg.Egaroucid, err)
+		}
 		var probed bool
 		onStatus = func(st bot.Status) { // from the bot's loop, one call at a time
 			if !probed && (st.Online() || len(st.Matches) > 0) {

@@ -18,6 +18,21 @@ import (
 // then waits for a new token instead of retrying.
 var ErrTokenRejected = errors.New("FlipSight rejected the bot token")
 
+// ErrEngine is returned (wrapped) by a [Player] whose engine failed its
+// check before going online: the runner shows why and checks again every
+// engineRetry, the bot offline meanwhile.
+var ErrEngine = errors.New("the engine does not answer")
+
+// EngineProbeTimeout bounds the check of the device's Egaroucid before the
+// bot goes online. flipbot's --egaroucid allows 30 s on a PC (13–27 s
+// measured on a loaded 2-core VM); a Pi's cores are slower and its
+// start-up is not measured yet: 60 s.
+const EngineProbeTimeout = 60 * time.Second
+
+// engineRetry is how often an engine that failed its check is checked
+// again.
+const engineRetry = time.Minute
+
 // errStopNow is the cause of a play's cancellation that abandons the
 // running matches (a new token, new settings): only a shutdown (SIGTERM)
 // waits for them.
@@ -192,7 +207,9 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		cur = p
 		r.writeReport(func(rp *state.Report) {
 			rp.Online, rp.Rejected, rp.NetworkDown, rp.Matches = false, false, false, nil
-			rp.Detail = ""
+			if !rp.EngineFailed {
+				rp.Detail = "" // an engine's failure stays shown until it answers
+			}
 		})
 		r.follow(p)
 		token, set := tok, s
@@ -287,6 +304,16 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 					rp.Rejected, rp.Online, rp.Matches = true, false, nil
 					rp.Detail = "FlipSight rejected the token (401)"
 				})
+				continue
+			}
+			if errors.Is(err, ErrEngine) {
+				r.log.Error("the engine failed its check; staying offline", "err", err, "next_check", engineRetry)
+				r.writeReport(func(rp *state.Report) {
+					rp.Online, rp.Matches, rp.NetworkDown, rp.EngineFailed = false, nil, false, true
+					rp.Detail = err.Error() + "; checking again in " + engineRetry.String()
+				})
+				retry = time.NewTimer(engineRetry)
+				retryC = retry.C
 				continue
 			}
 			if lasted >= stablePlay {
