@@ -47,6 +47,7 @@ func TestBrokenEgaroucidKeepsTheBotOffline(t *testing.T) {
 			assert.Contains(t, err.Error(), "Egaroucid")
 			assert.Contains(t, err.Error(), tc.want)
 			assert.NoError(t, ctx.Err(), "returned before its bound")
+			t.Log(err)
 		})
 	}
 	assert.Zero(t, calls.Load(), "FlipSight was never polled")
