@@ -19,7 +19,7 @@ import (
 // and accepts nothing new meanwhile.
 func TestStopPlaysTheRunningMatchToItsEnd(t *testing.T) {
 	t.Parallel()
-	fs := newFakeServer(t, serverOpts{clock: 5 * time.Second})
+	fs := newFakeServer(t, serverOpts{})
 	recs := &memRecorder{}
 	eng := &fakeEngine{behave: "slow", delay: 20 * time.Millisecond}
 	br := startBot(t, fs, factoryOf(eng, Shared), func(o *Options, _ *flipsight.Config) {
@@ -36,7 +36,7 @@ func TestStopPlaysTheRunningMatchToItsEnd(t *testing.T) {
 	})
 	later := challenge(t, fs, "house", othello.Std)
 
-	_, ok := br.wait(40 * time.Second)
+	_, ok := br.wait(90 * time.Second)
 	require.True(t, ok, "Run did not return after the match")
 	r, ok := fs.arena.Result(id)
 	require.True(t, ok)
