@@ -121,7 +121,7 @@ func connect(args []string, getenv func(string) string, stderr io.Writer, sigctx
 	defer cancel(nil)
 	if cfg.MaxRuntime > 0 {
 		// --max-runtime is a bound: the running matches are not waited for.
-		t := time.AfterFunc(cfg.MaxRuntime, func() { cancel(errMaxRuntime); b.Stop() })
+		t := time.AfterFunc(cfg.MaxRuntime, func() { b.Stop(); cancel(errMaxRuntime) })
 		defer t.Stop()
 	}
 	quitDone := make(chan struct{})
