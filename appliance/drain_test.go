@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/record"
@@ -99,4 +101,22 @@ func (l *gameList) count(match int64) int {
 		}
 	}
 	return n
+}
+
+// Only a shutdown waits for the running matches: a new token stops the
+// play with errStopNow (the matches abandoned at once), SIGTERM without it
+// (played to their end).
+func TestOnlyAShutdownWaitsForTheMatches(t *testing.T) {
+	e := startEnv(t, func(c *Config, a *app) {
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+	})
+	e.player.waitStart(t)
+	e.a.runner.setToken(context.Background(), mustToken(t, tokB), state.BotInfo{})
+	e.player.waitStart(t)
+	assert.Equal(t, ExitSignalled, e.stop())
+	e.player.mu.Lock()
+	defer e.player.mu.Unlock()
+	require.Len(t, e.player.causes, 2)
+	assert.ErrorIs(t, e.player.causes[0], errStopNow, "a new token abandons the matches")
+	assert.NotErrorIs(t, e.player.causes[1], errStopNow, "SIGTERM plays them out")
 }
