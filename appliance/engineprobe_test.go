@@ -72,3 +72,24 @@ func TestEngineFailureIsShownAndCheckedAgainLater(t *testing.T) {
 	}
 	assert.True(t, errors.Is(e.player.err, ErrEngine))
 }
+
+// New settings (std back to the built-in engine) are tried at once, not
+// after the engine's next check.
+func TestNewSettingsEndTheEngineWait(t *testing.T) {
+	e := startEnv(t, func(c *Config, a *app) {
+		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
+		a.cfg.Player.(*fakePlayer).err = fmt.Errorf("%w: Egaroucid (/x): no answer in 1m0s", ErrEngine)
+	})
+	e.player.waitStart(t)
+	e.waitFor("engine failed", func(s state.Status) bool { return s.Kind == state.KindEngineFailed })
+	e.player.mu.Lock()
+	e.player.err = nil
+	e.player.mu.Unlock()
+	s := settings.Default()
+	s.Engines["std"] = settings.EngineBuiltin
+	e.a.runner.setSettings(context.Background(), s)
+	e.player.waitStart(t)
+	st := e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
+	assert.False(t, st.EngineFailed)
+	assert.Empty(t, st.Detail)
+}

@@ -250,6 +250,7 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 	apply := func(next settings.Settings) {
 		s, pending = next, nil
 		stop(false)
+		stopRetry() // new settings (another engine) are tried at once
 		r.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
 	}
 	for {
