@@ -90,7 +90,8 @@ type fakePlayer struct {
 	drain   time.Duration
 	hang    chan struct{} // when set, Play ignores cancellation until closed
 	drained int
-	err     error // returned at once when set
+	causes  []error // each ended Play's context.Cause
+	err     error   // returned at once when set
 	// report is the running Play's report function (nil when none runs).
 	report func(bot.Status)
 }
@@ -123,6 +124,7 @@ func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.S
 	time.Sleep(p.drain)
 	p.mu.Lock()
 	p.drained++
+	p.causes = append(p.causes, context.Cause(ctx))
 	p.mu.Unlock()
 	return nil
 }

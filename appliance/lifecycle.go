@@ -47,8 +47,18 @@ const (
 
 // Defaults of Config.
 const (
-	DefaultPort  = 8080
-	DefaultDrain = 8 * time.Second
+	DefaultPort = 8080
+	// DefaultDrain bounds the wait for the running matches on SIGTERM:
+	// with DefaultMoveDrain after it and a second for the rest of the
+	// stop, the device is done within 90 s, inside the 100 s gokrazy
+	// waits after SIGTERM before it kills a service (defaultSignalDelay in
+	// its update.go; every `make update` and reboot). It does not cover a
+	// whole match started just before (up to ~130 s): such a match is
+	// abandoned at 80 s.
+	DefaultDrain = 80 * time.Second
+	// DefaultMoveDrain bounds the wait for the moves in flight once the
+	// bot stops playing (after the drain, or on a new token or settings).
+	DefaultMoveDrain = 8 * time.Second
 	// DevicePerm is the persistent partition on gokrazy.
 	DevicePerm = "/perm"
 )
@@ -93,8 +103,9 @@ type Config struct {
 	Indicators Indicators
 	// Logger for everything (slog.Default() when nil).
 	Logger *slog.Logger
-	// Drain bounds the wait for the bot to finish moves in flight on
-	// SIGTERM and on token changes (DefaultDrain when 0).
+	// Drain bounds the wait for the running matches to end on SIGTERM
+	// (DefaultDrain when 0); a new token or new settings do not wait for
+	// them. The moves in flight are then finished within DefaultMoveDrain.
 	Drain time.Duration
 	// AddressRefresh is how often the page addresses are re-read (10 s when 0).
 	AddressRefresh time.Duration
@@ -208,7 +219,7 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 	if errors.Is(a.envErr, flipsight.ErrNoToken) {
 		a.envErr = nil // not set
 	}
-	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain)
+	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain, DefaultMoveDrain)
 	a.gate = newMatchGate()
 	a.runner.onMatches = a.gate.set
 	a.analyseAfter, a.analyseRecheck = analyseAfter, analyseRecheck
@@ -314,9 +325,10 @@ func (a *app) run(ctx context.Context) int {
 
 	<-ctx.Done()
 	start := time.Now()
-	a.log.Info("stopping: no new matches, finishing moves in flight", "drain", a.cfg.Drain)
+	a.log.Info("stopping: no new matches, playing the running matches to their end", "drain", a.cfg.Drain,
+		"matches", len(a.hub.Snapshot().Report.Matches))
 	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseStopping })
-	<-runnerDone // the runner drains the bot within cfg.Drain
+	<-runnerDone // the runner drains the bot within cfg.Drain + DefaultMoveDrain
 	stopRun()
 	<-pagesDone
 	wg.Wait()

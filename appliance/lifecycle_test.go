@@ -65,7 +65,7 @@ func TestDrainIsBounded(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		a.cfg.Player.(*fakePlayer).hang = hang
-		a.runner.drain = 100 * time.Millisecond
+		a.runner.drain, a.runner.moveDrain = 100*time.Millisecond, 100*time.Millisecond
 	})
 	e.player.waitStart(t)
 	assert.Equal(t, ExitSignalled, e.stop())

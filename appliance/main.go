@@ -86,7 +86,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		Analysis:           newAnalysisEngine(evals),
 		EgaroucidInstalled: egaroucidOK,
 		Checker:            FlipSightChecker{APIURL: *api, StreamURL: *streamURL},
-		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log, Records: recorder(games), Evals: evals}),
+		Player:             newBotPlayer(botPlayerConfig{APIURL: *api, StreamURL: *streamURL, Egaroucid: egaroucidPath, CPU: DefaultPlatform().Model(), Logger: log, Records: recorder(games), Evals: evals, Drain: *drain}),
 		Logger:             log,
 		Drain:              *drain,
 	}

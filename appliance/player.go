@@ -2,9 +2,11 @@ package appliance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot"
@@ -36,6 +38,9 @@ type botPlayerConfig struct {
 	// Evals loads the built-in engine's evaluations once (nil: the player
 	// loads its own); the background analysis shares them.
 	Evals func() *eval.Set
+	// Drain bounds how long the running matches are played on when Play's
+	// context is cancelled (DefaultDrain when 0).
+	Drain time.Duration
 }
 
 // botPlayer runs the bot package's player with the built-in engine (and
@@ -71,6 +76,15 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 	onStatus := report
 	if pool != nil {
 		defer pool.Close() // after the bot has closed its engines
+		// No rated game with a broken engine: Egaroucid answers before the
+		// bot goes online, or the device stays offline and says why.
+		p.cfg.Logger.Info("checking Egaroucid before going online", "bound", EngineProbeTimeout)
+		if err := pool.Check(ctx, EngineProbeTimeout); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("%w: Egaroucid (%s): %w", ErrEngine, p.cfg.Egaroucid, err)
+		}
 		var probed bool
 		onStatus = func(st bot.Status) { // from the bot's loop, one call at a time
 			if !probed && (st.Online() || len(st.Matches) > 0) {
@@ -83,6 +97,10 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 			}
 		}
 	}
+	drain := p.cfg.Drain
+	if drain == 0 {
+		drain = DefaultDrain
+	}
 	b, err := bot.New(bot.Options{
 		Client:     client,
 		Engine:     factory,
@@ -93,11 +111,21 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 		Records:    p.cfg.Records,
 		// The built-in engine ponders as flipbot's --ponder default says
 		// (off until it measures stronger); Egaroucid does not ponder.
-		Ponder: config.DefaultPonder,
+		Ponder:    config.DefaultPonder,
+		Drain:     drain,
+		MoveDrain: DefaultMoveDrain,
 	})
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
 	}
+	// A new token or new settings abandon the running matches; a shutdown
+	// plays them out (Player).
+	stopNow := context.AfterFunc(ctx, func() {
+		if errors.Is(context.Cause(ctx), errStopNow) {
+			b.Stop()
+		}
+	})
+	defer stopNow()
 	err = b.Run(ctx)
 	if flipsight.IsAuth(err) {
 		return fmt.Errorf("%w: %w", ErrTokenRejected, err)

@@ -18,12 +18,34 @@ import (
 // then waits for a new token instead of retrying.
 var ErrTokenRejected = errors.New("FlipSight rejected the bot token")
 
+// ErrEngine is returned (wrapped) by a [Player] whose engine failed its
+// check before going online: the runner shows why and checks again every
+// engineRetry, the bot offline meanwhile.
+var ErrEngine = errors.New("the engine does not answer")
+
+// EngineProbeTimeout bounds the check of the device's Egaroucid before the
+// bot goes online. flipbot's --egaroucid allows 30 s on a PC (13–27 s
+// measured on a loaded 2-core VM); a Pi's cores are slower and its
+// start-up is not measured yet: 60 s.
+const EngineProbeTimeout = 60 * time.Second
+
+// engineRetry is how often an engine that failed its check is checked
+// again.
+const engineRetry = time.Minute
+
+// errStopNow is the cause of a play's cancellation that abandons the
+// running matches (a new token, new settings): only a shutdown (SIGTERM)
+// waits for them.
+var errStopNow = errors.New("the token or the settings changed")
+
 // ErrNetwork wraps failures to reach the server at all (DNS, connect,
 // TLS), which the state shows as "no network".
 var ErrNetwork = errors.New("cannot reach FlipSight")
 
 // Player plays on FlipSight with a token until ctx is cancelled; then it
-// accepts nothing new, finishes the moves in flight and returns. It calls
+// accepts nothing new, plays the running matches to their end (bounded by
+// its drain) and returns, or, when ctx's cause is errStopNow (the token or
+// the settings changed), only finishes the moves in flight. It calls
 // report with the bot's status whenever it changes (report must not be
 // retained past the return). It returns ErrTokenRejected (wrapped) for a
 // refused token; any other error is retried by the appliance with a
@@ -70,9 +92,12 @@ type runner struct {
 	player Player
 	hub    *state.Hub
 	log    *slog.Logger
-	drain  time.Duration
-	cmds   chan runnerCmd
-	idle   chan struct{}
+	// drain bounds the play's wait for the running matches on shutdown,
+	// moveDrain its wait for the moves in flight after that (and on a
+	// switch); the runner leaves a play that is not done by their sum.
+	drain, moveDrain time.Duration
+	cmds             chan runnerCmd
+	idle             chan struct{}
 
 	// mu guards current and matches; report holds it while it writes, so
 	// that a report of a play being stopped never lands after the loop's
@@ -93,8 +118,8 @@ type runner struct {
 	onBot func(state.BotInfo)
 }
 
-func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain time.Duration) *runner {
-	return &runner{player: p, hub: hub, log: log, drain: drain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
+func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain, moveDrain time.Duration) *runner {
+	return &runner{player: p, hub: hub, log: log, drain: drain, moveDrain: moveDrain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
 }
 
 // setToken makes tok the token in effect, who being whom FlipSight said it
@@ -123,7 +148,7 @@ func (r *runner) send(ctx context.Context, c runnerCmd) {
 }
 
 type play struct {
-	cancel  context.CancelFunc
+	cancel  context.CancelCauseFunc
 	done    chan error
 	started time.Time
 }
@@ -177,12 +202,14 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		retryC   <-chan time.Time
 	)
 	start := func() {
-		pctx, cancel := context.WithCancel(context.Background())
+		pctx, cancel := context.WithCancelCause(context.Background())
 		p := &play{cancel: cancel, done: make(chan error, 1), started: time.Now()}
 		cur = p
 		r.writeReport(func(rp *state.Report) {
 			rp.Online, rp.Rejected, rp.NetworkDown, rp.Matches = false, false, false, nil
-			rp.Detail = ""
+			if !rp.EngineFailed {
+				rp.Detail = "" // an engine's failure stays shown until it answers
+			}
 		})
 		r.follow(p)
 		token, set := tok, s
@@ -190,17 +217,25 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 			p.done <- r.player.Play(pctx, token, set, func(rep bot.Status) { r.report(p, rep) })
 		}()
 	}
-	stop := func() {
+	// stop ends the current play: on shutdown (drain) its running matches
+	// are played to their end, else (a switch) they are abandoned.
+	stop := func(drain bool) {
 		if cur == nil {
 			return
 		}
 		r.follow(nil)
-		cur.cancel()
-		t := time.NewTimer(r.drain)
+		wait := r.moveDrain + time.Second
+		if drain {
+			cur.cancel(nil)
+			wait += r.drain
+		} else {
+			cur.cancel(errStopNow)
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-cur.done:
 		case <-t.C:
-			r.log.Warn("the bot did not stop within the drain time; leaving it", "drain", r.drain)
+			r.log.Warn("the bot did not stop within the drain time; leaving it", "wait", wait)
 		}
 		t.Stop()
 		cur = nil
@@ -214,7 +249,8 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 	}
 	apply := func(next settings.Settings) {
 		s, pending = next, nil
-		stop()
+		stop(false)
+		stopRetry() // new settings (another engine) are tried at once
 		r.hub.Update(func(st *state.Status) { st.Engine = s.EngineSettings() })
 	}
 	for {
@@ -228,11 +264,11 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		select {
 		case <-ctx.Done():
 			stopRetry()
-			stop()
+			stop(true)
 			return
 		case c := <-r.cmds:
 			if c.token != nil {
-				stop()
+				stop(false)
 				stopRetry()
 				tok, rejected, backoff = *c.token, false, minBackoff
 				r.writeReport(func(rp *state.Report) {
@@ -260,7 +296,7 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 		case err := <-done:
 			lasted := time.Since(cur.started)
 			r.follow(nil)
-			cur.cancel()
+			cur.cancel(nil)
 			cur = nil
 			if errors.Is(err, ErrTokenRejected) {
 				rejected = true
@@ -269,6 +305,16 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 					rp.Rejected, rp.Online, rp.Matches = true, false, nil
 					rp.Detail = "FlipSight rejected the token (401)"
 				})
+				continue
+			}
+			if errors.Is(err, ErrEngine) {
+				r.log.Error("the engine failed its check; staying offline", "err", err, "next_check", engineRetry)
+				r.writeReport(func(rp *state.Report) {
+					rp.Online, rp.Matches, rp.NetworkDown, rp.EngineFailed = false, nil, false, true
+					rp.Detail = err.Error() + "; checking again in " + engineRetry.String()
+				})
+				retry = time.NewTimer(engineRetry)
+				retryC = retry.C
 				continue
 			}
 			if lasted >= stablePlay {

@@ -13,6 +13,17 @@ import (
 	"flipbot.dev/flipbot/internal/text"
 )
 
+// DefaultDrain is how long the running matches are played on after a stop
+// request (Options.Drain): a FlipSight bot match is two legs played at
+// once on a 60 s clock per colour, at most 120 s of clocks from its start,
+// and 30 s more covers the first move's grace, the server's turnarounds and
+// the polls.
+const DefaultDrain = 150 * time.Second
+
+// DefaultMoveDrain bounds the wait for the moves in flight once the bot
+// stops playing (Options.MoveDrain).
+const DefaultMoveDrain = 15 * time.Second
+
 // Bot plays on FlipSight. Create it with New, run it with Run (once), read
 // its state with Status from any goroutine.
 type Bot struct {
@@ -53,8 +64,11 @@ type Bot struct {
 	// history index, noted by the move tasks for the records.
 	searchMu sync.Mutex
 	searches map[legKey]map[int]record.Search
-	// abort ends the move tasks' network calls and retries: when the drain
-	// takes too long, or the token was rejected.
+	// stopNow is closed by Stop: the drain ends at once.
+	stopNow  chan struct{}
+	stopOnce sync.Once
+	// abort ends the move tasks' network calls and retries: when the moves
+	// in flight take longer than MoveDrain, or the token was rejected.
 	abort     context.Context
 	abortMove context.CancelFunc
 
@@ -68,7 +82,8 @@ type Bot struct {
 	overLimit    *recent[int64]  // running matches not taken for lack of a slot (logged once each)
 	results      []Result
 	streamUp     bool
-	draining     bool
+	draining     bool // a stop was requested: nothing new is accepted
+	quitting     bool // the drain is over: no new moves either
 	onceDone     bool
 	lastErr      string
 	networkDown  bool
@@ -103,8 +118,11 @@ func New(opts Options) (*Bot, error) {
 	if opts.Results <= 0 {
 		opts.Results = 20
 	}
-	if opts.DrainTimeout <= 0 {
-		opts.DrainTimeout = 15 * time.Second
+	if opts.Drain == 0 {
+		opts.Drain = DefaultDrain
+	}
+	if opts.MoveDrain <= 0 {
+		opts.MoveDrain = DefaultMoveDrain
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -141,6 +159,7 @@ func New(opts Options) (*Bot, error) {
 		overLimit:  newRecent[int64](maxRecentIDs),
 		rejects:    make(chan struct{}, maxRejects),
 		searches:   map[legKey]map[int]record.Search{},
+		stopNow:    make(chan struct{}),
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())
@@ -155,9 +174,16 @@ func (b *Bot) Status() Status {
 	return b.status.clone()
 }
 
-// Run plays until ctx is cancelled, then accepts nothing new, finishes the
-// moves in flight (at most Options.DrainTimeout), closes the engines and
-// returns nil. It also returns nil when the OnceMatch match has ended, and
+// Stop ends the drain at once: the bot finishes the moves in flight (at
+// most Options.MoveDrain), abandons the matches still running and Run
+// returns. Called before Run's context is cancelled, it stops the bot the
+// same way. Safe from any goroutine, any number of times.
+func (b *Bot) Stop() { b.stopOnce.Do(func() { close(b.stopNow) }) }
+
+// Run plays until ctx is cancelled, then accepts nothing new and plays the
+// running matches to their end (at most Options.Drain, or until Stop),
+// finishes the moves in flight (at most Options.MoveDrain), waits for the
+// records of the matches that ended, closes the engines and returns nil. It also returns nil when the OnceMatch match has ended, and
 // an error for which flipsight.IsAuth is true when the token is rejected.
 // Other failures (network, 5xx, 429) are retried, never returned. Run must
 // be called once.
@@ -212,31 +238,60 @@ func stopReason(err error) string {
 func (b *Bot) loop(ctx context.Context) error {
 	tasksDone := make(chan struct{})
 	var tasksDoneArmed bool
-	ctxDone := ctx.Done()
-	var drainTimeout <-chan time.Time
+	ctxDone, stopNow := ctx.Done(), b.stopNow
+	var drainOver, movesOver <-chan time.Time
 	statusLine := time.NewTicker(time.Minute)
 	defer statusLine.Stop()
 	for {
+		if b.draining && !b.quitting && len(b.matches) == 0 {
+			if drainOver != nil {
+				b.log.Info("the running matches have ended; stopping")
+			}
+			b.quitting = true
+		}
 		if b.stopping() && !tasksDoneArmed {
 			tasksDoneArmed = true
 			b.stopPondering()
 			b.stopStream()
 			go func() { b.tasks.Wait(); close(tasksDone) }()
+			t := time.NewTimer(b.opts.MoveDrain)
+			defer t.Stop()
+			movesOver = t.C
 		}
 		select {
 		case <-ctxDone:
 			ctxDone = nil
-			if !b.draining {
-				b.draining = true
-				b.log.Info("stop requested: accepting nothing new, finishing moves in flight")
-				b.setState(StateStopping)
-				t := time.NewTimer(b.opts.DrainTimeout)
+			b.draining = true
+			b.setState(StateStopping)
+			if n := len(b.matches); n > 0 && b.opts.Drain > 0 && !b.quitting {
+				args := []any{"matches", n, "drain", b.opts.Drain}
+				if b.opts.QuitHint != "" {
+					args = append(args, "quit_now", b.opts.QuitHint)
+				}
+				b.log.Info("stop requested: accepting nothing new, playing the running matches to their end", args...)
+				t := time.NewTimer(b.opts.Drain)
 				defer t.Stop()
-				drainTimeout = t.C
+				drainOver = t.C
+			} else {
+				b.log.Info("stop requested: accepting nothing new, finishing the moves in flight", "matches", n)
+				b.quitting = true
 			}
-		case <-drainTimeout:
-			drainTimeout = nil
-			b.log.Warn("moves in flight did not finish in time; abandoning them", "drain_timeout", b.opts.DrainTimeout)
+		case <-stopNow:
+			stopNow = nil
+			if !b.quitting {
+				b.log.Info("stop now: finishing the moves in flight, abandoning the running matches", "matches", len(b.matches))
+			}
+			b.draining, b.quitting = true, true
+			b.setState(StateStopping)
+		case <-drainOver:
+			drainOver = nil
+			if !b.quitting {
+				b.log.Warn("the running matches did not end within the drain; abandoning them", "matches", len(b.matches), "drain", b.opts.Drain)
+				b.quitting = true
+			}
+		case <-movesOver:
+			movesOver = nil
+			b.log.Warn("moves in flight did not finish in time; abandoning them", "move_drain", b.opts.MoveDrain)
 			b.abortMove()
 			for _, m := range b.matches {
 				m.cancelTasks()
@@ -273,8 +328,9 @@ func (b *Bot) loop(ctx context.Context) error {
 }
 
 // stopping reports whether the bot is on its way out: no new accepts or
-// moves (loop).
-func (b *Bot) stopping() bool { return b.draining || b.fatal != nil || b.onceDone }
+// moves (loop). While it drains (b.draining, not yet b.quitting) it accepts
+// nothing new but plays on.
+func (b *Bot) stopping() bool { return b.quitting || b.fatal != nil || b.onceDone }
 
 // logStatusLine logs a summary once a minute (loop).
 func (b *Bot) logStatusLine() {

@@ -37,9 +37,12 @@
 //     429. All legs think at once. With Options.Ponder, an engine that
 //     can (engines.Ponderer) thinks on the opponent's time after each own
 //     move until the leg's opponent replies.
-//   - Stop. Cancelling Run's context accepts nothing new, finishes the moves
-//     in flight (bounded by Options.DrainTimeout), closes the engines, and
-//     returns.
+//   - Stop. Cancelling Run's context accepts nothing new and plays the
+//     running matches to their end (bounded by Options.Drain; a human room
+//     starts no new round), then finishes the moves in flight (bounded by
+//     Options.MoveDrain), waits for the records of the matches that ended,
+//     closes the engines, and returns. Bot.Stop (a second signal) ends the
+//     drain at once.
 //
 // One goroutine (Run's loop) owns the bot's state; the stream reader, the
 // poller, the accepts and the move tasks talk to it through channels. The

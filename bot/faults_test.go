@@ -226,7 +226,7 @@ func TestDrainIsBounded(t *testing.T) {
 	// timeout abandons it.
 	fs := newFakeServer(t, serverOpts{})
 	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, _ *flipsight.Config) {
-		o.DrainTimeout = 300 * time.Millisecond
+		o.MoveDrain = 300 * time.Millisecond
 	})
 	waitOnline(t, fs, br)
 	fs.inject(func(f *faults) { f.DropMoves = 1 << 20 })

@@ -44,7 +44,7 @@ func FuzzObserveMatch(f *testing.F) {
 			t.Fatal(err)
 		}
 		b.me = 2
-		b.draining = true // no network: nothing is accepted or sent
+		b.quitting = true // no network: nothing is accepted or sent
 		now := time.Now()
 		b.observe(m, 1800000000000, now)
 		_ = b.buildStatus(StateOnline)

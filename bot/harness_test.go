@@ -268,7 +268,9 @@ func startBot(t *testing.T, fs *fakeServer, eng EngineFactory, mod func(*Options
 	ccfg := flipsight.Config{APIURL: fs.apiURL(), Token: tok, StreamReadTimeout: 600 * time.Millisecond,
 		RequestTimeout: 2 * time.Second}
 	br := &botRun{logs: &logBuffer{}, finished: make(chan struct{})}
-	opts := Options{Engine: eng, CPU: "test cpu", MaxThink: 2 * time.Second, Timing: fastTiming,
+	// Drain -1: a stop finishes the moves in flight only, as the tests that
+	// stop a bot mid-match expect; the drain's own tests set it.
+	opts := Options{Engine: eng, CPU: "test cpu", MaxThink: 2 * time.Second, Timing: fastTiming, Drain: -1,
 		Logger: slog.New(slog.NewTextHandler(io.MultiWriter(br.logs, logSink(t)), &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	opts.OnStatus = func(s Status) {
 		n := int32(len(s.Matches))
@@ -292,6 +294,7 @@ func startBot(t *testing.T, fs *fakeServer, eng EngineFactory, mod func(*Options
 	go func() { br.err = b.Run(ctx); close(br.finished) }()
 	t.Cleanup(func() {
 		cancel()
+		b.Stop()
 		if _, ok := br.wait(10 * time.Second); !ok {
 			t.Error("bot did not stop within 10 s")
 		}

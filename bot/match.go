@@ -120,6 +120,9 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 		}
 		b.considerPending(obj, p)
 	case obj.Status == flipsight.MatchRunning:
+		if m == nil && b.draining {
+			return // stopping: nothing new, not even a running match
+		}
 		if m == nil {
 			// A running match the bot did not accept: found at start-up
 			// (a restart loses nothing), or the bot's own challenge that
@@ -199,7 +202,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	if !obj.IsHuman() && p != 1 {
 		return // our own challenge: the other bot accepts
 	}
-	if b.stopping() || b.rejected.has(obj.ID) {
+	if b.draining || b.stopping() || b.rejected.has(obj.ID) {
 		return
 	}
 	mode := obj.GameMode
@@ -279,6 +282,12 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 	if rk := roundKey(obj); m.human && rk != m.round {
 		// A new round in the human room: its leg starts over (its
 		// revision may restart), so forget the old one.
+		if m.round != "" && b.draining {
+			// Stopping: the round played is over, no new one is started.
+			b.log.Info("new round in the human match, not played: the bot is stopping", "match", m.id, "round", rk)
+			b.finish(m, nil)
+			return
+		}
 		if m.round != "" {
 			b.log.Info("new round in the human match", "match", m.id, "round", rk)
 			m.cancelTasks()

@@ -167,7 +167,16 @@ type Options struct {
 	// engine) think on the opponent's time after each own move, on the
 	// cores no move needs (the --ponder flag).
 	Ponder bool
-	// DrainTimeout bounds the wait for moves in flight after Run's context
-	// is cancelled (default 15 s); then they are abandoned.
-	DrainTimeout time.Duration
+	// Drain bounds how long the running matches are played on after Run's
+	// context is cancelled (DefaultDrain when 0; negative: not at all, only
+	// the moves in flight are finished). Nothing new is accepted meanwhile;
+	// Bot.Stop ends the drain at once.
+	Drain time.Duration
+	// MoveDrain bounds the wait for the moves in flight once the bot stops
+	// playing (the drain is over, Bot.Stop, the token was rejected, the
+	// OnceMatch match ended; default 15 s); then they are abandoned.
+	MoveDrain time.Duration
+	// QuitHint, when set, is added to the log line of a stop request: how
+	// the owner stops at once (cmd/flipbot: send the signal again).
+	QuitHint string
 }

@@ -56,7 +56,7 @@ func TestEndedMatchesAreBounded(t *testing.T) {
 	b, err := New(Options{Client: c, Engine: factoryOf(&fakeEngine{}, Shared), Logger: testLogger(t)})
 	require.NoError(t, err)
 	b.me = 2
-	b.draining = true // no network: nothing is accepted or sent
+	b.quitting = true // no network: nothing is accepted or sent
 	now := time.Now()
 	running := func(id int64) flipsight.Match {
 		var m flipsight.Match

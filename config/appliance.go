@@ -20,7 +20,7 @@ type ApplianceDefaults struct {
 	Perm string
 	// Port of the pages.
 	Port int
-	// Drain is the longest wait for moves in flight on SIGTERM.
+	// Drain is the longest wait for the running matches on SIGTERM.
 	Drain time.Duration
 }
 
@@ -43,7 +43,7 @@ type Appliance struct {
 	Egaroucid string
 	// Indicators drives the LEDs and the display (-indicators).
 	Indicators bool
-	// Drain bounds the wait for moves in flight on SIGTERM (-drain).
+	// Drain bounds the wait for the running matches on SIGTERM (-drain).
 	Drain time.Duration
 	// GamesDir keeps the game records (-games-dir); NoRecords (-no-records)
 	// keeps none.
@@ -79,7 +79,7 @@ func ParseAppliance(args []string, def ApplianceDefaults, getenv func(string) st
 	fs.StringVar(&a.StreamURL, "stream-url", "", "FlipSight stream URL (default derived from -api)")
 	fs.StringVar(&a.Egaroucid, "egaroucid", "", "path of an Egaroucid console binary, offered for std on the settings page")
 	fs.BoolVar(&a.Indicators, "indicators", def.OnDevice, "drive the LEDs and the display (GPIO/I2C)")
-	fs.DurationVar(&a.Drain, "drain", def.Drain, "longest wait for moves in flight on SIGTERM")
+	fs.DurationVar(&a.Drain, "drain", def.Drain, "longest wait for the running matches to end on SIGTERM (then the moves in flight are finished, at most 8 s)")
 	fs.StringVar(&a.GamesDir, "games-dir", "", "directory of the game records (default $HOME/games on the device, the data directory's games/ on a PC)")
 	fs.BoolVar(&a.NoRecords, "no-records", false, "keep no game records")
 	defCard := "none"

@@ -43,6 +43,12 @@ const (
 // measure stronger (docs/measurements/2026-12-05-pondering.md).
 const DefaultPonder = false
 
+// DefaultDrain is --drain's default: long enough for a FlipSight bot
+// match started just before the stop (two legs played at once on a 60 s
+// clock per colour: at most 120 s of clocks, and 30 s for the server's
+// turnarounds and the polls); bot.DefaultDrain is the same figure.
+const DefaultDrain = 150 * time.Second
+
 // Log formats of --log-format.
 const (
 	LogText = "text"
@@ -70,6 +76,10 @@ type Bot struct {
 	OnceMatch int64
 	// MaxRuntime is --max-runtime S (0 = none).
 	MaxRuntime time.Duration
+	// Drain is --drain: after the first SIGINT/SIGTERM, how long the running
+	// matches are played on (default DefaultDrain; 0 = not at all, only the
+	// moves in flight are finished).
+	Drain time.Duration
 	// NoStream is --no-stream.
 	NoStream bool
 	// API and StreamURL are --api and --stream-url (empty = defaults).
@@ -132,6 +142,7 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 	fs.StringVar(&b.CPUName, "cpu-name", "", "CPU `NAME` reported to FlipSight (default: detected)")
 	fs.Int64Var(&b.OnceMatch, "once-match", 0, "play only match `ID` and exit when it ends (negative for a human match)")
 	runtime := fs.Float64("max-runtime", 0, "exit with code 3 after this many seconds")
+	fs.DurationVar(&b.Drain, "drain", DefaultDrain, "after the first Ctrl-C/SIGTERM, play the running matches to their end for at most this `DURATION` (0 = only finish the moves in flight); a second one quits at once")
 	fs.BoolVar(&b.NoStream, "no-stream", false, "poll only, without the event stream")
 	fs.StringVar(&b.API, "api", "", "API `URL` (default "+flipsight.DefaultAPIURL+")")
 	fs.StringVar(&b.StreamURL, "stream-url", "", "stream `URL` (default: on the API's host)")
@@ -180,6 +191,9 @@ func ParseBot(args []string, getenv func(string) string, usage io.Writer) (Bot, 
 		if len([]rune(v)) > maxNameLen {
 			errs = append(errs, fmt.Errorf("%s must be at most %d characters", name, maxNameLen))
 		}
+	}
+	if b.Drain < 0 {
+		errs = append(errs, errors.New("--drain must not be negative"))
 	}
 	if b.Threads < 0 {
 		errs = append(errs, errors.New("--threads must be ≥ 0"))

@@ -33,6 +33,16 @@ func TestParseBotDefaults(t *testing.T) {
 	assert.Zero(t, b.MaxRuntime)
 	assert.Equal(t, "best", b.Eval)
 	assert.Equal(t, DefaultPonder, b.Ponder)
+	assert.Equal(t, DefaultDrain, b.Drain)
+	assert.Equal(t, 150*time.Second, b.Drain, "a bot match started just before the stop: 2 × 60 s + 30 s")
+}
+
+func TestParseBotDrain(t *testing.T) {
+	for arg, want := range map[string]time.Duration{"90s": 90 * time.Second, "0": 0, "5m": 5 * time.Minute} {
+		b, err := ParseBot([]string{"--drain", arg}, env("fsbm_x"), io.Discard)
+		require.NoError(t, err, arg)
+		assert.Equal(t, want, b.Drain, arg)
+	}
 }
 
 func TestParseBotPonder(t *testing.T) {
@@ -87,6 +97,7 @@ func TestParseBotErrors(t *testing.T) {
 		{"edax-eval alone", []string{"--edax-eval", "e.dat"}, "--edax-eval needs --edax"},
 		{"long engine name", []string{"--engine-name", strings.Repeat("x", 121)}, "120"},
 		{"max matches 0", []string{"--max-matches", "0"}, "max-matches"},
+		{"negative drain", []string{"--drain", "-1s"}, "--drain must not be negative"},
 		{"log format", []string{"--log-format", "xml"}, "log-format"},
 		{"eval", []string{"--eval", "magic"}, "--eval must be best, pattern or baseline"},
 		{"http api off loopback", []string{"--api", "http://othelloclub.com/x"}, "refused"},

@@ -78,7 +78,10 @@ func content(st Status, w int) (title string, body []string) {
 		title = string(IconCross) + "No storage"
 		body = withAddr(detailOr(st, "/perm missing"), "see README")
 	case Stopping:
-		title, body = "Stopping...", withAddr("finishing moves")
+		title, body = "Stopping...", withAddr("finishing matches")
+	case EngineFailed:
+		title = string(IconCross) + "Engine failed"
+		body = withAddr(detailOr(st, "engine does not answer"), "offline; retrying")
 	default:
 		title, body = "flipbot", []string{st.Kind.String()}
 	}

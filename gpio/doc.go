@@ -39,6 +39,7 @@
 //	token_rejected   off          off         fast blink    fast blink
 //	no_network       off          off         slow blink    slow blink
 //	storage_missing  off          off         on            fast blink
+//	engine_failed    off          on          fast blink    fast blink
 //
 // Every error code is at most two flashes per period; none resembles the
 // Pi firmware's long/short ACT codes.

@@ -15,6 +15,7 @@ import "flipbot.dev/flipbot/gpio/led"
 //	token_rejected   off          off         fast blink
 //	no_network       off          off         slow blink
 //	storage_missing  off          off         on
+//	engine_failed    off          on          fast blink
 func LEDPatterns(st Status) (green, yellow, red led.Pattern) {
 	switch st.Kind {
 	case Starting, WaitingClock:
@@ -35,6 +36,8 @@ func LEDPatterns(st Status) (green, yellow, red led.Pattern) {
 		return led.Off, led.Off, led.SlowBlink
 	case StorageMissing:
 		return led.Off, led.Off, led.On
+	case EngineFailed:
+		return led.Off, led.On, led.FastBlink
 	}
 	return led.Off, led.Off, led.FastBlink
 }
@@ -50,7 +53,8 @@ func LEDPatterns(st Status) (green, yellow, red led.Pattern) {
 //	no_network                    slow blink
 //	setup_needed                  double blink
 //	token_rejected,
-//	storage_missing               fast blink
+//	storage_missing,
+//	engine_failed                 fast blink
 func ACTPattern(st Status) led.Pattern {
 	switch st.Kind {
 	case OnlineIdle:

@@ -27,6 +27,8 @@ func SampleStatus(k Kind) Status {
 		st.Detail = "no address"
 	case StorageMissing:
 		st.Detail = "/perm read-only"
+	case EngineFailed:
+		st.Detail = "Egaroucid: exited with status 139"
 	case InGame:
 		st.Game = Game{
 			Opponent: "edax-lv5",

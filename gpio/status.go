@@ -37,13 +37,16 @@ const (
 	// or read-only, so they cannot be kept.
 	StorageMissing
 	// Stopping: the program is shutting down; the bot finishes the
-	// moves in flight.
+	// running matches.
 	Stopping
+	// EngineFailed: the configured engine does not answer; the bot stays
+	// offline until it does (Status.Detail says why).
+	EngineFailed
 )
 
 // kindNames returns the names used by String, ParseKind and MarshalText
 // (and the display-preview command's --state flag).
-func kindNames() [10]string {
+func kindNames() [11]string {
 	return [...]string{
 		Starting:       "starting",
 		WaitingClock:   "waiting_clock",
@@ -55,11 +58,12 @@ func kindNames() [10]string {
 		NoNetwork:      "no_network",
 		StorageMissing: "storage_missing",
 		Stopping:       "stopping",
+		EngineFailed:   "engine_failed",
 	}
 }
 
 // kindTexts returns the states as people read them (Text).
-func kindTexts() [10]string {
+func kindTexts() [11]string {
 	return [...]string{
 		Starting:       "Starting",
 		WaitingClock:   "Waiting for network/clock",
@@ -71,6 +75,7 @@ func kindTexts() [10]string {
 		NoNetwork:      "No network",
 		StorageMissing: "Storage missing",
 		Stopping:       "Stopping",
+		EngineFailed:   "Engine failed",
 	}
 }
 

@@ -31,12 +31,15 @@ const (
 	KindStorageMissing
 	// KindStopping: SIGTERM received, draining.
 	KindStopping
+	// KindEngineFailed: the configured engine failed its check; the bot
+	// stays offline until it answers.
+	KindEngineFailed
 )
 
 // kindWords returns each state's machine name (String, MarshalText:
 // /api/status's "state", the same words as the gpio package's states) and
 // its text for people (Text).
-func kindWords() [10]struct{ name, text string } {
+func kindWords() [11]struct{ name, text string } {
 	return [...]struct{ name, text string }{
 		KindStarting:       {"starting", "Starting"},
 		KindWaitingClock:   {"waiting_clock", "Waiting for network/clock"},
@@ -48,6 +51,7 @@ func kindWords() [10]struct{ name, text string } {
 		KindNoNetwork:      {"no_network", "No network"},
 		KindStorageMissing: {"storage_missing", "Storage missing"},
 		KindStopping:       {"stopping", "Stopping"},
+		KindEngineFailed:   {"engine_failed", "Engine failed"},
 	}
 }
 

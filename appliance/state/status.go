@@ -80,9 +80,13 @@ type Report struct {
 	// NetworkDown: the last failure was not reaching FlipSight at all.
 	NetworkDown bool `json:"network_down"`
 	// Rejected: FlipSight refused the token; it is not tried again.
-	Rejected bool     `json:"token_rejected"`
-	Matches  []Match  `json:"matches"`
-	Results  []Result `json:"recent_results"`
+	Rejected bool `json:"token_rejected"`
+	// EngineFailed: the configured engine (Egaroucid) failed its check
+	// before going online; the bot stays offline and it is checked again
+	// (Detail says why).
+	EngineFailed bool     `json:"engine_failed"`
+	Matches      []Match  `json:"matches"`
+	Results      []Result `json:"recent_results"`
 	// BotUpdated is when the bot made its last report.
 	BotUpdated time.Time `json:"bot_updated"`
 }
@@ -157,6 +161,8 @@ func (s *Status) deriveKind() Kind {
 		return KindSetupNeeded
 	case s.Rejected:
 		return KindTokenRejected
+	case s.EngineFailed:
+		return KindEngineFailed
 	case s.Online && len(s.Matches) > 0:
 		return KindInGame
 	case s.Online:

@@ -25,7 +25,9 @@ import (
 	"flipbot.dev/flipbot/flipsight"
 )
 
-// Exit codes of the connector, as the official one's.
+// Exit codes of the connector: the official one's (0, 2, 3), and 1 for an
+// engine that fails its probe (or another start-up failure) and a third
+// signal.
 const (
 	exitOK         = 0
 	exitFailure    = 1
@@ -38,15 +40,23 @@ const (
 var errMaxRuntime = errors.New("--max-runtime reached")
 
 // runBot runs the connector: flags as the official connector's, token from
-// FS_BOT_TOKEN, exit codes 0 (normal end), 2 (token missing or rejected),
-// 3 (--max-runtime reached).
+// FS_BOT_TOKEN, exit codes 0 (normal end), 1 (an engine that fails its
+// probe, another start-up failure), 2 (token missing or rejected), 3
+// (--max-runtime reached).
 func runBot(args []string) int {
 	return connect(args, os.Getenv, os.Stderr, signalContext)
 }
 
+// signalFunc returns the connector's stop requests: ctx is cancelled by
+// the first (drain the running matches), quit is closed by the second
+// (finish the moves in flight and exit); stop releases them.
+type signalFunc func(parent context.Context, log *slog.Logger) (ctx context.Context, quit <-chan struct{}, stop func())
+
+// quitHint is how the owner stops at once, in the stop request's log line.
+const quitHint = "send the signal again (Ctrl-C) to exit at once, abandoning them"
+
 // connect is runBot with its outside world injectable (tests).
-func connect(args []string, getenv func(string) string, stderr io.Writer,
-	sigctx func(context.Context, *slog.Logger) (context.Context, func())) int {
+func connect(args []string, getenv func(string) string, stderr io.Writer, sigctx signalFunc) int {
 	cfg, err := config.ParseBot(args, getenv, stderr)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -59,10 +69,22 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 		return exitToken
 	}
 	log := newLogger(cfg, stderr)
+	ctx, quit, stop := sigctx(context.Background(), log)
+	defer stop()
 
 	factory, err := engineFactory(cfg, log)
 	if err != nil {
-		log.Error("engine", "err", err)
+		fmt.Fprintf(stderr, "flipbot: %v\n", err)
+		return exitFailure
+	}
+	// No rated game with a broken engine: it answers before the bot goes
+	// online, or flipbot exits 1 saying why.
+	if err := probeEngine(ctx, cfg, log); err != nil {
+		if ctx.Err() != nil {
+			log.Info("stopped before going online")
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "flipbot: %v\n", err)
 		return exitFailure
 	}
 	client, err := flipsight.NewClient(flipsight.Config{APIURL: cfg.API, StreamURL: cfg.StreamURL,
@@ -79,6 +101,10 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 		Client: client, Engine: factory, CPU: cpu, OS: osName(),
 		MaxThink: cfg.MaxThink, MaxMatches: cfg.MaxMatches, OnceMatch: cfg.OnceMatch,
 		NoStream: cfg.NoStream, Logger: log, Ponder: cfg.Ponder,
+		Drain: cfg.Drain, QuitHint: quitHint,
+	}
+	if cfg.Drain == 0 {
+		opts.Drain = -1 // --drain 0: only the moves in flight
 	}
 	if cfg.GamesDir != "" {
 		// Disk problems are logged and reported by the store, never fatal.
@@ -91,14 +117,22 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 		return exitFailure
 	}
 
-	ctx, stop := sigctx(context.Background(), log)
-	defer stop()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if cfg.MaxRuntime > 0 {
-		t := time.AfterFunc(cfg.MaxRuntime, func() { cancel(errMaxRuntime) })
+		// --max-runtime is a bound: the running matches are not waited for.
+		t := time.AfterFunc(cfg.MaxRuntime, func() { b.Stop(); cancel(errMaxRuntime) })
 		defer t.Stop()
 	}
+	quitDone := make(chan struct{})
+	defer close(quitDone)
+	go func() {
+		select {
+		case <-quit:
+			b.Stop()
+		case <-quitDone:
+		}
+	}()
 	err = b.Run(ctx) // engines are closed before Run returns
 	switch {
 	case flipsight.IsAuth(err):
@@ -114,29 +148,40 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 	return exitOK
 }
 
-// signalContext cancels on the first SIGINT/SIGTERM (drain) and exits at
-// once on the second.
-func signalContext(parent context.Context, log *slog.Logger) (context.Context, func()) {
+// signalContext is the connector's signalFunc: the first SIGINT/SIGTERM
+// cancels ctx (no new matches; the running ones are played to their end,
+// at most --drain; the bot logs how many and how to quit at once), the
+// second closes quit (the moves in flight are finished, the matches
+// abandoned, the records of those that ended written, and flipbot exits),
+// a third exits at once with status 1.
+func signalContext(parent context.Context, log *slog.Logger) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(parent)
-	ch := make(chan os.Signal, 2)
+	quit := make(chan struct{})
+	ch := make(chan os.Signal, 3)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case s := <-ch:
-			log.Info("signal: finishing the moves in flight; send it again to exit at once", "signal", s.String())
-			cancel()
-		case <-done:
-			return
-		}
-		select {
-		case <-ch:
-			log.Warn("second signal: exiting now")
-			os.Exit(exitFailure)
-		case <-done:
+		for n := 1; ; n++ {
+			var s os.Signal
+			select {
+			case s = <-ch:
+			case <-done:
+				return
+			}
+			switch n {
+			case 1:
+				log.Debug("signal: stopping", "signal", s.String())
+				cancel()
+			case 2:
+				log.Warn("second signal: finishing the moves in flight and exiting; a third exits now", "signal", s.String())
+				close(quit)
+			default:
+				log.Warn("third signal: exiting now")
+				os.Exit(exitFailure)
+			}
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); close(done); cancel() }
+	return ctx, quit, func() { signal.Stop(ch); close(done); cancel() }
 }
 
 func newLogger(cfg config.Bot, w io.Writer) *slog.Logger {
@@ -150,12 +195,36 @@ func newLogger(cfg config.Bot, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
+// externalConfig is the external engine the flags ask for (Kind None for
+// the built-in engine).
+func externalConfig(cfg config.Bot, log *slog.Logger) external.Config {
+	return external.Config{Engine: cfg.Engine, NBoard: cfg.NBoard, NBoardDepth: cfg.NBoardDepth,
+		Edax: cfg.Edax, EdaxEval: cfg.EdaxEval, Egaroucid: cfg.Egaroucid, Threads: cfg.Threads,
+		HashMB: cfg.HashMB, Legs: 2 * max(1, cfg.MaxMatches), Name: cfg.EngineName, Logger: log}
+}
+
+// probeEngine checks the external engine the flags ask for, through the
+// adapter the bot plays with: started and answering a start position of
+// every mode it plays within its kind's bound (external.Config.Probe).
+// Nothing to check for the built-in engine.
+func probeEngine(ctx context.Context, cfg config.Bot, log *slog.Logger) error {
+	ext := externalConfig(cfg, log)
+	if k, err := ext.Kind(); err != nil || k == external.None {
+		return err
+	}
+	start := time.Now()
+	log.Info("checking the engine before going online", "engine", cfg.EngineKind(), "bound", ext.Timeout())
+	if err := ext.Probe(ctx); err != nil {
+		return err
+	}
+	log.Info("the engine answered", "engine", cfg.EngineKind(), "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
 // engineFactory builds the engine the flags ask for: an external adapter,
 // or the built-in engine when no engine flag is given.
 func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) {
-	ext := external.Config{Engine: cfg.Engine, NBoard: cfg.NBoard, NBoardDepth: cfg.NBoardDepth,
-		Edax: cfg.Edax, EdaxEval: cfg.EdaxEval, Egaroucid: cfg.Egaroucid, Threads: cfg.Threads,
-		HashMB: cfg.HashMB, Legs: 2 * max(1, cfg.MaxMatches), Name: cfg.EngineName, Logger: log}
+	ext := externalConfig(cfg, log)
 	kind, err := ext.Kind()
 	if err != nil {
 		return bot.EngineFactory{}, err

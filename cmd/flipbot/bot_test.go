@@ -45,9 +45,9 @@ func env(tok string) func(string) string {
 	}
 }
 
-func noSignals(ctx context.Context, _ *slog.Logger) (context.Context, func()) {
+func noSignals(ctx context.Context, _ *slog.Logger) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	return ctx, cancel
+	return ctx, nil, cancel
 }
 
 var builtinFlags = []string{"--max-think-seconds", "0.05", "--threads", "1", "--hash-mb", "4"}

@@ -111,7 +111,10 @@ func TestChallengeIsSentAndPlayed(t *testing.T) {
 	var botOut testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
-		sig := func(context.Context, *slog.Logger) (context.Context, func()) { return context.WithCancel(ctx) }
+		sig := func(context.Context, *slog.Logger) (context.Context, <-chan struct{}, func()) {
+			c, stop := context.WithCancel(ctx)
+			return c, nil, stop
+		}
 		done <- connect(append([]string{"--api", api, "--no-records", "--max-matches", "1", "--eval", "baseline"}, builtinFlags...), env(testToken), &botOut, sig)
 	}()
 	t.Cleanup(func() {

@@ -13,13 +13,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestFirstSignalCancels(t *testing.T) {
-	ctx, stop := signalContext(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+func TestFirstSignalDrainsSecondQuits(t *testing.T) {
+	ctx, quit, stop := signalContext(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer stop()
 	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
 	select {
 	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("SIGTERM did not cancel the context")
+	}
+	select {
+	case <-quit:
+		t.Fatal("the first signal asked to quit at once")
+	default:
+	}
+	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGINT))
+	select {
+	case <-quit:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second signal did not ask to quit")
 	}
 }

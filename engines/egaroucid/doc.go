@@ -46,9 +46,11 @@
 // [Pool.Release] when its engine is closed: the last release is the
 // match's end), keeping them running between matches; a match that comes
 // while every slot is leased plays with the caller's other engine
-// ([Pool.Engine] returns nil). [Pool.Probe] checks the build with one
-// process up front; an instance over its memory share refuses Egaroucid
-// for good ([Pool.Refuse]).
+// ([Pool.Engine] returns nil). [Pool.Check] probes the build before the
+// bot goes online (one engine made as the pool makes them, asked for a
+// move, closed); [Pool.Probe] checks it with one process up front, kept
+// warm; an instance over its memory share refuses Egaroucid for good
+// ([Pool.Refuse]).
 //
 // Files: engine.go ([Engine], [New], [Options], the process's start-up
 // and memory checks), answer.go (Egaroucid's lines: [ParseAnswer],

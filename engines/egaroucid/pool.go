@@ -3,11 +3,13 @@ package egaroucid
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
 )
 
 // Instance is what a Pool needs of an Egaroucid instance (*Engine; fakes
@@ -219,6 +221,51 @@ func (p *Pool) Probe(ctx context.Context) {
 		p.mu.Unlock()
 		p.start(list)
 	}()
+}
+
+// Check probes the build before the bot goes online: one Egaroucid made
+// as the pool makes them, started, warmed (its memory checked) and asked
+// for a move in the std start position, all within timeout, then closed.
+// A build refused for its memory (ErrOverShare) is refused for the pool
+// (the built-in engine plays std) and is no failure: Check returns nil.
+// Any other failure (the program missing, crashing, silent, answering an
+// illegal move) is returned, and the caller keeps the bot offline.
+func (p *Pool) Check(ctx context.Context, timeout time.Duration) error {
+	if p.Refused() != nil {
+		return nil
+	}
+	e, err := p.newEngine()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = e.Close() }()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := e.Warm(ctx); err != nil {
+		if errors.Is(err, ErrOverShare) {
+			p.Refuse(err)
+			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("no answer in %v: %w", timeout, err)
+		}
+		return err
+	}
+	pos := othello.New(othello.Std)
+	deadline, _ := ctx.Deadline()
+	res, err := e.Move(ctx, engines.Request{Position: pos, Remaining: time.Minute, At: time.Now(),
+		Budget: min(500*time.Millisecond, time.Until(deadline))})
+	if err != nil {
+		if errors.Is(err, ErrOverShare) {
+			p.Refuse(err)
+			return nil
+		}
+		return err
+	}
+	if _, err := pos.Play(res.Move); err != nil {
+		return fmt.Errorf("an illegal answer in the std start position: %w", err)
+	}
+	return nil
 }
 
 // Engine returns the Egaroucid engine of a leg of the lease, or nil when

@@ -25,7 +25,15 @@
 // the memory or swap. The appliance refuses such a build instead
 // (egaroucid.Options.RefuseOverShare): a Pi has neither.
 //
-// One file, external.go ([Config], [Kind]). It may import engines,
+// Before the bot goes online, [Config.Probe] starts the engine as the bot
+// will and asks it for one move in the start position of each mode it
+// plays, each within a bound per kind ([Config.Timeout]): a program that is
+// missing, not executable, crashes, stays silent or answers an illegal move
+// is reported ([ProbeError]: the flag, the program, the cause) instead of
+// playing rated games on fallback moves.
+//
+// Files: external.go ([Config], [Kind]), probe.go ([Config.Probe],
+// [ProbeError]). It may import engines,
 // engines/othello, engines/internal/adapt, the adapters (engines/jsonline,
 // engines/nboard, engines/edax, engines/egaroucid) and engines/sizing. Its
 // tests (real_test.go) play the real Edax and Egaroucid through a bot
@@ -102,6 +110,9 @@ type Config struct {
 	Logger *slog.Logger
 	// StderrLevel is the log level of the engines' stderr lines.
 	StderrLevel slog.Level
+	// ProbeTimeout, when positive, bounds each answer of Probe instead of
+	// the kind's default (tests).
+	ProbeTimeout time.Duration
 }
 
 // Starter is implemented by every engine New returns: Start starts its
@@ -174,7 +185,7 @@ func (c Config) Check() error {
 	}
 	e, err := c.New()
 	if err != nil {
-		return err
+		return &ProbeError{Flag: "--" + k.String(), Program: c.program(k), Cause: startCause(err), Err: err}
 	}
 	if p, ok := c.Plan(); ok && c.Logger != nil {
 		args := []any{"engine", k.String(), "threads", p.Threads, "table", p.Table,
