@@ -101,7 +101,7 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 	if drain == 0 {
 		drain = DefaultDrain
 	}
-	b, err := bot.New(bot.Options{
+	opts := bot.Options{
 		Client:     client,
 		Engine:     factory,
 		CPU:        p.cfg.CPU,
@@ -114,7 +114,13 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 		Ponder:    config.DefaultPonder,
 		Drain:     drain,
 		MoveDrain: DefaultMoveDrain,
-	})
+	}
+	if pool != nil {
+		// An engine failing in play is checked between matches the way
+		// it was before going online.
+		opts.Probe = func(ctx context.Context) error { return pool.Check(ctx, EngineProbeTimeout) }
+	}
+	b, err := bot.New(opts)
 	if err != nil {
 		return fmt.Errorf("start bot: %w", err)
 	}

@@ -42,6 +42,7 @@ type Bot struct {
 	streamMsgs chan streamMsg
 	pollDone   chan pollResult
 	acceptDone chan acceptResult
+	probeDone  chan probeResult
 	taskMsgs   chan taskMsg
 	refreshes  chan refreshReq
 	// rejects holds a token for each agent_reject in flight.
@@ -73,35 +74,44 @@ type Bot struct {
 	abortMove context.CancelFunc
 
 	// Loop-owned state below.
-	me           int64
-	botInfo      BotInfo
-	names        map[int64]string
-	matches      map[int64]*match
-	rejected     *recent[int64]  // pending matches refused: not considered again
-	ended        *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
-	overLimit    *recent[int64]  // running matches not taken for lack of a slot (logged once each)
-	results      []Result
-	streamUp     bool
-	draining     bool // a stop was requested: nothing new is accepted
-	quitting     bool // the drain is over: no new moves either
-	onceDone     bool
-	lastErr      string
-	networkDown  bool
-	polling      bool
-	pollAgain    bool
-	lastPoll     time.Time
-	waiting      []refreshReq
-	pollWaiting  []refreshReq
-	fatal        error
-	stopStream   context.CancelFunc
-	pollTimer    *time.Timer
-	pollTimerSet bool
-	pollTimerAt  time.Time
-	serverOffset int64 // server_now_ms − local ms, from the last message that had it
-	haveOffset   bool
-	pollFailures int       // consecutive failed polls
-	pollHold     time.Time // no poll before this (backoff, Retry-After)
-	misdirected  int       // poll answers in a row that no bot API gives
+	me          int64
+	botInfo     BotInfo
+	names       map[int64]string
+	matches     map[int64]*match
+	rejected    *recent[int64]  // pending matches refused: not considered again
+	ended       *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
+	overLimit   *recent[int64]  // running matches not taken for lack of a slot (logged once each)
+	failingSaid *recent[int64]  // pending matches not accepted while the engine fails (logged once each)
+	// engineFailing says why the engine is taken as broken (empty: it is
+	// not): it failed on failingAfter own moves in a row; engineFaults
+	// counts them; probing is a probe in flight, probedAt when the last
+	// began.
+	engineFailing string
+	engineFaults  int
+	probing       bool
+	probedAt      time.Time
+	results       []Result
+	streamUp      bool
+	draining      bool // a stop was requested: nothing new is accepted
+	quitting      bool // the drain is over: no new moves either
+	onceDone      bool
+	lastErr       string
+	networkDown   bool
+	polling       bool
+	pollAgain     bool
+	lastPoll      time.Time
+	waiting       []refreshReq
+	pollWaiting   []refreshReq
+	fatal         error
+	stopStream    context.CancelFunc
+	pollTimer     *time.Timer
+	pollTimerSet  bool
+	pollTimerAt   time.Time
+	serverOffset  int64 // server_now_ms − local ms, from the last message that had it
+	haveOffset    bool
+	pollFailures  int       // consecutive failed polls
+	pollHold      time.Time // no poll before this (backoff, Retry-After)
+	misdirected   int       // poll answers in a row that no bot API gives
 }
 
 // New checks opts and returns a Bot.
@@ -145,21 +155,23 @@ func New(opts Options) (*Bot, error) {
 			Engine:   text.Clip(opts.Engine.Name, flipsight.MaxEnvironmentLen),
 			Practice: opts.Engine.Practice,
 		},
-		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
-		over:       NewOverheadMeter(),
-		streamMsgs: make(chan streamMsg, 64),
-		pollDone:   make(chan pollResult, 1),
-		acceptDone: make(chan acceptResult, 8),
-		taskMsgs:   make(chan taskMsg, 64),
-		refreshes:  make(chan refreshReq, 8),
-		names:      map[int64]string{},
-		matches:    map[int64]*match{},
-		rejected:   newRecent[int64](maxRecentIDs),
-		ended:      newRecent[endKey](maxRecentIDs),
-		overLimit:  newRecent[int64](maxRecentIDs),
-		rejects:    make(chan struct{}, maxRejects),
-		searches:   map[legKey]map[int]record.Search{},
-		stopNow:    make(chan struct{}),
+		eng:         newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
+		over:        NewOverheadMeter(),
+		streamMsgs:  make(chan streamMsg, 64),
+		pollDone:    make(chan pollResult, 1),
+		acceptDone:  make(chan acceptResult, 8),
+		probeDone:   make(chan probeResult, 1),
+		taskMsgs:    make(chan taskMsg, 64),
+		refreshes:   make(chan refreshReq, 8),
+		names:       map[int64]string{},
+		matches:     map[int64]*match{},
+		rejected:    newRecent[int64](maxRecentIDs),
+		ended:       newRecent[endKey](maxRecentIDs),
+		overLimit:   newRecent[int64](maxRecentIDs),
+		failingSaid: newRecent[int64](maxRecentIDs),
+		rejects:     make(chan struct{}, maxRejects),
+		searches:    map[legKey]map[int]record.Search{},
+		stopNow:     make(chan struct{}),
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())
@@ -302,6 +314,8 @@ func (b *Bot) loop(ctx context.Context) error {
 			b.onPoll(r)
 		case r := <-b.acceptDone:
 			b.onAccept(r)
+		case r := <-b.probeDone:
+			b.onProbe(r)
 		case m := <-b.taskMsgs:
 			b.onTask(m)
 		case r := <-b.refreshes:
@@ -309,6 +323,7 @@ func (b *Bot) loop(ctx context.Context) error {
 			b.startPoll()
 		case <-statusLine.C:
 			b.logStatusLine()
+			b.maybeProbe()
 		case <-b.pollTimer.C:
 			b.pollTimerSet = false
 			b.startPoll()

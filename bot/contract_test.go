@@ -125,6 +125,7 @@ type recorder struct {
 	refused     [][3]int64    // the moves refused, in order
 	pollDelay   time.Duration // each agent_poll is answered this late
 	failPolls   int           // the next agent_poll calls answer 503
+	engineEnv   string        // environment.engine of the last agent_poll
 }
 
 func newRecorder(t *testing.T, fs *fakeServer) *recorder {
@@ -156,12 +157,18 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 			Leg      int64           `json:"leg"`
 			Revision int64           `json:"revision"`
 			Move     json.RawMessage `json:"move"`
+			Env      *struct {
+				Engine string `json:"engine"`
+			} `json:"environment"`
 		}
 		_ = json.Unmarshal(body, &a)
 		r.mu.Lock()
 		switch a.Action {
 		case flipsight.ActionPoll:
 			r.polls = append(r.polls, time.Now())
+			if a.Env != nil {
+				r.engineEnv = a.Env.Engine
+			}
 			if r.failPolls > 0 {
 				r.failPolls--
 				r.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -38,6 +39,8 @@ type moveJob struct {
 	arrived       time.Time
 	roundNo       *int64
 	roomCreatedAt *string
+	// tally counts the match's moves (shared by its tasks).
+	tally *moveTally
 	// refused holds the moves whose agent_move requests the server refused
 	// (400, 403, 405, 413) at this revision: the leg is played again from
 	// a fresh poll, never with the same request.
@@ -79,7 +82,7 @@ func (b *Bot) startMove(m *match, i int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &moveTask{key: legKey{m.id, i}, rev: l.Revision, ctx: ctx, cancel: cancel}
 	ls.task = t
-	j := moveJob{key: t.key, human: m.human, mode: m.mode, modeOK: m.modeOK, modeName: m.modeName,
+	j := moveJob{key: t.key, human: m.human, mode: m.mode, modeOK: m.modeOK, modeName: m.modeName, tally: m.tally,
 		leg: l, color: m.myColor(&l), serverNow: ls.serverNow, arrived: ls.arrived}
 	j.leg.Board = slices.Clone(l.Board)
 	j.leg.LegalMoves = slices.Clone(l.LegalMoves)
@@ -131,6 +134,9 @@ func (b *Bot) onTask(msg taskMsg) {
 			b.startPonder(m, t.key.leg, t.rev, *msg.ponder)
 		}
 	}
+	if msg.sent != nil {
+		b.noteEngineHealth(*msg.sent)
+	}
 	if msg.fatal != nil {
 		b.fail(msg.fatal)
 	}
@@ -170,6 +176,7 @@ func (b *Bot) replayAfterRefusal(key legKey, r refusal) {
 type choice struct {
 	move   int
 	source string // engine, forced, fallback
+	cause  string // a fallback's Cause*
 	res    engines.Result
 	// waited is how long the bot waited for the engine.
 	waited time.Duration
@@ -221,7 +228,7 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 				"leg", j.key.leg, "revision", j.leg.Revision)
 			return taskMsg{}
 		}
-		c = choice{move: mv, source: "fallback", waited: c.waited}
+		c = choice{move: mv, source: "fallback", cause: CauseRefused, waited: c.waited}
 	}
 	c.budget, c.overhead, c.movesLeft = budget, overhead, left
 	if b.opts.Engine.SpecTimed {
@@ -276,19 +283,15 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 		}
 		return choice{move: mv, source: "forced"}, true
 	}
-	fallback := func(why string, err error, waited time.Duration) (choice, bool) {
+	fallback := func(cause, why string, err error, waited time.Duration) (choice, bool) {
 		mv, _ := quickMove(pos, legal, nil)
-		args := []any{"match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision, "reason", why}
-		if err != nil {
-			args = append(args, "err", err)
-		}
 		if t.ctx.Err() == nil {
-			b.log.Warn("playing a fallback move", args...)
+			b.logFallback(j, cause, why, err)
 		}
-		return choice{move: mv, source: "fallback", waited: waited}, true
+		return choice{move: mv, source: "fallback", cause: cause, waited: waited}, true
 	}
 	if pos == nil {
-		return fallback("no position for the engine", nil, 0)
+		return fallback(CauseNoPosition, "no position for the engine", nil, 0)
 	}
 	wait := clk.Budget
 	if spec {
@@ -296,14 +299,14 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 		// the match's other leg, and then has its full budget_ms.
 		wait = clk.Remaining - engines.SpecMargin + specGrace
 		if engines.SpecBudget(clk.Remaining, clk.Cap) <= 0 {
-			return fallback("no time left for the engine: budget_ms would be 0", nil, 0)
+			return fallback(CauseNoTime, "no time left for the engine: budget_ms would be 0", nil, 0)
 		}
 	} else if wait <= 0 {
-		return fallback("no time left for the engine: the clock is down to the reserve for the moves left", nil, 0)
+		return fallback(CauseNoTime, "no time left for the engine: the clock is down to the reserve for the moves left", nil, 0)
 	}
 	eng, err := b.eng.get(j.key)
 	if err != nil {
-		return fallback("engine unavailable", err, 0)
+		return fallback(CauseUnavailable, "engine unavailable", err, 0)
 	}
 	req := b.engineRequest(j, *pos, clk)
 	asked := b.clock.Now()
@@ -319,7 +322,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 				}
 				if errors.Is(a.err, engines.ErrNotReady) {
 					// Still starting: keep it, it answers the next move.
-					return fallback("engine still starting", a.err, waited)
+					return fallback(CauseStarting, "engine still starting", a.err, waited)
 				}
 				if n, ok := b.eng.current(j.key); ok && n != eng && time.Until(until) > 0 {
 					// The match's other leg failed and its engine was
@@ -332,15 +335,15 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 					continue
 				}
 				b.eng.discard(j.key, eng, j.mode)
-				return fallback("engine failed", a.err, waited)
+				return fallback(CauseFailed, "engine failed", a.err, waited)
 			}
 			if !slices.Contains(legal, a.res.Move) {
-				return fallback("engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
+				return fallback(CauseIllegal, "engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
 			}
 			return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
 		case timedOut:
 			b.eng.discard(j.key, eng, j.mode)
-			return fallback("engine did not answer in time", nil, waited)
+			return fallback(CauseTimeout, "engine did not answer in time", fmt.Errorf("waited %v", waited.Round(time.Millisecond)), waited)
 		default: // the leg changed: the move is dropped
 			return choice{}, true
 		}
@@ -385,6 +388,22 @@ func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until ti
 		}
 	}
 	return a, got
+}
+
+// logFallback says why a fallback move is played: the first of each cause in
+// a match as a warning with what happened (the engine's error: exit status
+// and stderr tail, the wait, the illegal square), the others at debug
+// level; the match's last line counts them all (task goroutine).
+func (b *Bot) logFallback(j moveJob, cause, why string, err error) {
+	args := []any{"match", j.key.match, "leg", j.key.leg, "revision", j.leg.Revision, "cause", cause, "reason", why}
+	if err != nil {
+		args = append(args, "err", err)
+	}
+	if j.tally == nil || j.tally.firstOf(cause) {
+		b.log.Warn("playing a fallback move", args...)
+		return
+	}
+	b.log.Debug("playing a fallback move", args...)
 }
 
 // maxStopGrace bounds how long the bot waits, after an engine's time is up
@@ -565,7 +584,10 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				args = append(args, "overhead_ms", o.Milliseconds())
 			}
 			b.log.Info("move", args...)
-			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Ply: len(j.leg.History), Source: c.source,
+			if j.tally != nil {
+				j.tally.add(c.source, c.cause)
+			}
+			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Ply: len(j.leg.History), Source: c.source, Cause: c.cause,
 				Depth: c.res.Depth, Exact: c.res.Exact, Score: c.res.Score,
 				ElapsedMS: b.clock.Now().Sub(j.arrived).Milliseconds()}}
 		}
@@ -583,7 +605,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 			if !ok || len(refused) > 2 {
 				return taskMsg{poll: true}
 			}
-			c = choice{move: mv, source: "fallback"}
+			c = choice{move: mv, source: "fallback", cause: CauseRefused}
 			continue
 		case flipsight.IsConflict(err):
 			// Stale revision, not my turn, leg over, …: re-poll; the move

@@ -50,6 +50,8 @@ type match struct {
 	opponentUnknown bool
 	obj             flipsight.Match
 	legs            []*legState
+	// tally counts the match's moves (written by its tasks).
+	tally *moveTally
 }
 
 // legState is the latest view of one leg (loop-owned).
@@ -156,7 +158,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 
 func (b *Bot) track(obj flipsight.Match, p int) *match {
 	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj, firstSeen: time.Now(),
-		round: roundKey(obj), roundNo: roundNo(obj)}
+		round: roundKey(obj), roundNo: roundNo(obj), tally: &moveTally{}}
 	m.modeName = obj.GameMode
 	if obj.State != nil && obj.State.GameMode != "" {
 		m.modeName = obj.State.GameMode
@@ -230,6 +232,16 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	}
 	if len(b.matches) >= b.opts.MaxMatches {
 		return // no free slot; it stays pending
+	}
+	if b.engineFailing != "" {
+		// Accepting would play a rated match with built-in fallback moves
+		// under the owner's name; it stays pending (and may expire) until
+		// the engine answers a probe again.
+		if !b.failingSaid.has(obj.ID) {
+			b.failingSaid.add(obj.ID)
+			b.log.Warn("not accepting the match: the engine is failing", "match", obj.ID, "mode", mode, "why", b.engineFailing)
+		}
+		return
 	}
 	// Reserve the slot before accepting, so that simultaneous challenges
 	// never overshoot MaxMatches.
@@ -409,12 +421,14 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 			final = *obj
 		}
 		res.Games = b.recordLegs(m, final, res.Outcome)
+		res.Moves = m.tally.snapshot()
 		b.results = append([]Result{res}, b.results...)
 		if len(b.results) > b.opts.Results {
 			b.results = b.results[:b.opts.Results]
 		}
 		b.log.Info("match finished", "match", m.id, "mode", res.Mode, "opponent", res.Opponent,
-			"outcome", res.Outcome, "mine", res.Mine, "theirs", res.Theirs, "reason", res.Reason)
+			"outcome", res.Outcome, "mine", res.Mine, "theirs", res.Theirs, "reason", res.Reason,
+			"moves", res.Moves.String())
 	}
 	for i := range max(2, len(m.legs)) {
 		b.takeSearches(legKey{m.id, i}) // forget what was not recorded
@@ -462,9 +476,10 @@ func (b *Bot) result(m *match, obj *flipsight.Match) Result {
 func (b *Bot) buildStatus(state string) Status {
 	now := b.clock.Now()
 	st := Status{State: state, Bot: b.botInfo, LastError: b.lastErr, NetworkDown: b.networkDown, Updated: now,
-		Results: append([]Result(nil), b.results...)}
+		EngineFailing: b.engineFailing,
+		Results:       append([]Result(nil), b.results...)}
 	for _, m := range b.matches {
-		ms := MatchStatus{ID: m.id, Human: m.human, Mode: m.modeName, Status: m.obj.Status,
+		ms := MatchStatus{ID: m.id, Human: m.human, Mode: m.modeName, Status: m.obj.Status, Moves: m.tally.snapshot(),
 			Opponent: m.opponent, Participant: m.participant, Ranked: m.obj.Ranked, Legs: []LegStatus{}}
 		if m.accepting {
 			ms.Status = flipsight.MatchPending

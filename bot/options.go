@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -103,6 +104,9 @@ type Timing struct {
 	// BackoffMin and BackoffMax bound the stream reconnection backoff
 	// (1 s, 30 s).
 	BackoffMin, BackoffMax time.Duration
+	// ProbeEvery is how often a failing engine is probed while no match
+	// runs (1 min).
+	ProbeEvery time.Duration
 }
 
 func (t Timing) withDefaults() Timing {
@@ -117,6 +121,7 @@ func (t Timing) withDefaults() Timing {
 	def(&t.MinPollGap, time.Second)
 	def(&t.BackoffMin, time.Second)
 	def(&t.BackoffMax, 30*time.Second)
+	def(&t.ProbeEvery, time.Minute)
 	return t
 }
 
@@ -153,6 +158,13 @@ type Options struct {
 	// of the status, from the bot's loop: it must return quickly and must not
 	// call back into the Bot.
 	OnStatus func(Status)
+	// Probe, when set, checks that the engine answers (the start position
+	// of each mode it plays: engines/external's Config.Probe). The bot
+	// calls it between matches after the engine failed on failingAfter own
+	// moves in a row, and accepts matches again once it returns nil;
+	// without it the engine is taken as answering again after
+	// Timing.ProbeEvery.
+	Probe func(ctx context.Context) error
 	// Timing overrides the spec's intervals (tests).
 	Timing Timing
 	// Results is how many recent results the status keeps (default 20).

@@ -40,6 +40,10 @@ type Status struct {
 	// at all (DNS, connection, TLS, timeout), as opposed to an answer of
 	// the server; false once a call succeeds.
 	NetworkDown bool `json:"network_down"`
+	// EngineFailing, when not empty, says why the bot accepts no new
+	// matches: its engine failed on failingAfter own moves in a row, and
+	// has not answered a probe since.
+	EngineFailing string `json:"engine_failing,omitempty"`
 	// Updated is when the snapshot was made.
 	Updated time.Time `json:"updated"`
 }
@@ -75,6 +79,8 @@ type MatchStatus struct {
 	// Totals are the disc totals [mine, theirs] so far.
 	Totals [2]int      `json:"totals"`
 	Legs   []LegStatus `json:"legs"`
+	// Moves counts how the bot's moves so far were chosen.
+	Moves MoveCounts `json:"moves"`
 }
 
 // LegStatus is one leg of a match, with its clocks, from the bot's side.
@@ -110,13 +116,15 @@ type LegStatus struct {
 
 // Search describes a move the bot sent.
 type Search struct {
-	Move     int     `json:"move"`     // square, or -1 for a pass
-	Revision int64   `json:"revision"` // the leg revision it was played at
-	Ply      int     `json:"ply"`      // its index in the leg's history
-	Source   string  `json:"source"`   // "engine", "forced" (no choice) or "fallback"
-	Depth    int     `json:"depth"`
-	Exact    bool    `json:"exact"`
-	Score    float64 `json:"score"`
+	Move     int    `json:"move"`     // square, or -1 for a pass
+	Revision int64  `json:"revision"` // the leg revision it was played at
+	Ply      int    `json:"ply"`      // its index in the leg's history
+	Source   string `json:"source"`   // "engine", "forced" (no choice) or "fallback"
+	// Cause is a fallback's cause (Cause*); empty for other sources.
+	Cause string  `json:"cause,omitempty"`
+	Depth int     `json:"depth"`
+	Exact bool    `json:"exact"`
+	Score float64 `json:"score"`
 	// ElapsedMS is the time from the state's arrival to the move's answer.
 	ElapsedMS int64 `json:"elapsed_ms"`
 }
@@ -147,6 +155,8 @@ type Result struct {
 	At     time.Time `json:"at"`
 	// Games are the ids of the legs' records (bot/record), when kept.
 	Games []string `json:"games,omitempty"`
+	// Moves counts how the bot's moves were chosen.
+	Moves MoveCounts `json:"moves"`
 }
 
 // clone returns a deep copy.
@@ -162,11 +172,13 @@ func (s Status) clone() Status {
 			lc.Blocked = append([]int(nil), l.Blocked...)
 			mc.Legs[j] = lc
 		}
+		mc.Moves = m.Moves.clone()
 		c.Matches[i] = mc
 	}
 	c.Results = append([]Result(nil), s.Results...)
 	for i := range c.Results {
 		c.Results[i].Games = append([]string(nil), c.Results[i].Games...)
+		c.Results[i].Moves = c.Results[i].Moves.clone()
 	}
 	return c
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/flipsight"
-	"flipbot.dev/flipbot/internal/text"
 )
 
 // streamMsg is what the stream reader tells the loop.
@@ -218,8 +217,9 @@ func (b *Bot) startPoll() {
 	b.pollWaiting = nil
 	env := b.env
 	if d := b.opts.Engine.Describe; d != nil {
-		env.Engine = text.Clip(d(), flipsight.MaxEnvironmentLen)
+		env.Engine = d()
 	}
+	env.Engine = b.engineLabel(env.Engine)
 	started := now
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
@@ -338,6 +338,7 @@ func (b *Bot) onPoll(r pollResult) {
 		return
 	}
 	b.misdirected = 0
+	defer b.maybeProbe()
 	b.pollFailures, b.pollHold = 0, time.Time{}
 	b.noteErr(nil)
 	resp := r.resp

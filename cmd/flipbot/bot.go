@@ -106,6 +106,11 @@ func connect(args []string, getenv func(string) string, stderr io.Writer, sigctx
 	if cfg.Drain == 0 {
 		opts.Drain = -1 // --drain 0: only the moves in flight
 	}
+	if ext := externalConfig(cfg, log); ext.Configured() {
+		// A failing engine is probed between matches the way it was
+		// before going online.
+		opts.Probe = ext.Probe
+	}
 	if cfg.GamesDir != "" {
 		// Disk problems are logged and reported by the store, never fatal.
 		opts.Records = record.Open(record.Options{Dir: cfg.GamesDir, Logger: log})

@@ -68,6 +68,13 @@ func (c Config) Timeout() time.Duration {
 	return DefaultProbeTimeout
 }
 
+// Configured reports whether the configuration names one external engine
+// (a flag error counts as none: Kind reports it).
+func (c Config) Configured() bool {
+	k, err := c.Kind()
+	return err == nil && k != None
+}
+
 // Probe checks, before the bot goes online, that the configured engine
 // plays: it makes an instance with New and starts it as the bot does
 // (Start), asks it for a move in the start position of each mode it plays
