@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,7 +28,7 @@ import (
 
 func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	setUsage(fs, stderr, "flipbot-arena match --a CMD --b CMD [--mode MODE] [--pairs N] [flags]")
 	a := fs.String("a", "", "engine A: a command speaking the --engine JSON protocol, or builtin[:LEVEL] (0 random, 1 greedy, 2-59 search depth, 60 full strength = default)")
 	b := fs.String("b", "", "engine B, like --a")
 	modeName := fs.String("mode", "std", "game: std, anti, grand, octagon or reversi")
@@ -39,7 +40,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "log the server's lines (and every move)")
 	gamesFile := fs.String("games", "", "append every leg's record to `FILE` as JSON lines (bot/record's schema); std games also as GGF to FILE with the extension .ggf")
 	viaAPI := fs.Bool("via-api", false, "play both engines as bots through the HTTP API on loopback (polling every 20 ms) instead of as server-side players")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	mode, err := othello.ParseMode(*modeName)
