@@ -112,7 +112,7 @@ func TestChallengeIsSentAndPlayed(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		sig := func(context.Context, *slog.Logger) (context.Context, func()) { return context.WithCancel(ctx) }
-		done <- connect(append([]string{"--api", api, "--no-records", "--max-matches", "1", "--eval", "baseline"}, builtinFlags...), env(testToken), &botOut, sig)
+		done <- connect(append([]string{"--api", api, "--no-records", "--max-matches", "1", "--eval", "baseline"}, builtinFlags...), env(testToken), &botOut, &botOut, sig)
 	}()
 	t.Cleanup(func() {
 		if t.Failed() {
