@@ -30,7 +30,7 @@ Environment:
   ` + config.EngineEnvEnv + `           comma-separated names of further variables of ours that external
                                engines get; by default they get PATH, HOME, the locale, TZ, the
                                temporary directory and Python's and OpenMP's settings only, and
-                               never ` + config.TokenEnv + ` or a name with TOKEN, SECRET, KEY, PASSWORD, …
+                               never ` + config.TokenEnv + ` or a name that looks secret (TOKEN, KEY, PASSWORD…)
   ` + config.DataHomeEnv + `, ` + config.HomeEnv + `          where the game records are kept by default
 
 Exit codes (as the official connector's):
