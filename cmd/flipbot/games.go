@@ -314,7 +314,7 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 	}
 	id, err := resolveID(s, pos[0])
 	if err != nil {
-		return g.fail(fmt.Errorf("%w in %s", err, g.dir))
+		return g.fail(fmt.Errorf("%w (in %s)", err, g.dir))
 	}
 	game, err := s.Get(id)
 	if errors.Is(err, record.ErrNotFound) {
