@@ -142,11 +142,13 @@ dist:
 
 # The README's first command: the arena on loopback, flipbot (built-in engine)
 # against it, a built-in bot challenging it; the match is shown live (log lines,
-# and the page's URL) until it ends. Needs only Go and make.
+# and the page's URL) until it ends. Needs only Go and make. flipbot keeps the
+# demo's games in a temporary directory removed at the end, never in the owner's
+# store; DEMO_GAMES_DIR=DIR keeps them in DIR.
 demo:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/flipbot-arena ./cmd/flipbot
-	$(BIN)/flipbot-arena demo --flipbot $(BIN)/flipbot $(DEMO_FLAGS)
+	$(BIN)/flipbot-arena demo --flipbot $(BIN)/flipbot $(if $(DEMO_GAMES_DIR),--games-dir '$(DEMO_GAMES_DIR)') $(DEMO_FLAGS)
 
 # ---------------------------------------------------------------------------
 # The appliance image. gokrazy/flipbot is the Raspberry Pi instance (the one

@@ -66,6 +66,11 @@ func ParseAppliance(args []string, def ApplianceDefaults, getenv func(string) st
 	var a Appliance
 	fs := flag.NewFlagSet("flipbot appliance", flag.ContinueOnError)
 	fs.SetOutput(usage)
+	fs.Usage = func() {
+		fmt.Fprint(usage, "usage: flipbot appliance [flags]\n\nRun as the Raspberry Pi appliance (on a PC too): the setup and status pages,\n"+
+			"the bot, the display and LEDs. It takes no other arguments.\n\nFlags of flipbot appliance:\n")
+		fs.PrintDefaults()
+	}
 	defDir, defPerm := getenv(HomeEnv), def.Perm
 	if !def.OnDevice {
 		defPerm = ""

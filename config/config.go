@@ -5,7 +5,7 @@
 // FS_BOT_TOKEN, never from a flag or a file given on the command line.
 // It also owns the appliance's flags (ParseAppliance) and the names of
 // every environment variable read (TokenEnv, HomeEnv, DataHomeEnv,
-// ConfigHomeEnv).
+// ConfigHomeEnv, EngineEnvEnv).
 //
 // Files: config.go (the connector's flags, [ParseBot], and the challenge's,
 // [ParseChallenge]), appliance.go ([ParseAppliance]), dirs.go (the data
@@ -273,6 +273,18 @@ type Challenge struct {
 	Token     flipsight.Token
 }
 
+// challengeUsage is what `flipbot challenge -h` prints before the flags.
+const challengeUsage = `usage: flipbot challenge NAME|ID [--mode MODE] [flags]
+
+Challenge another bot to a match: NAME is its name as FlipSight lists it,
+ID its numeric id (flags may come before or after it). The bot's token is
+read from ` + TokenEnv + `. It prints the match id. Exit codes: 0 sent, 1 not
+sent (refused before sending, or by FlipSight), 2 ` + TokenEnv + ` missing or
+rejected, or bad flags or arguments.
+
+Flags of flipbot challenge:
+`
+
 // ParseChallenge parses `flipbot challenge NAME|ID [--mode MODE] [--api URL]
 // [engine flag] [--retries N] [--retry-wait S]` (flags before or after the
 // target).
@@ -289,6 +301,10 @@ func ParseChallenge(args []string, getenv func(string) string, usage io.Writer) 
 	fs.StringVar(&c.Egaroucid, "egaroucid", "", "the bot plays with Egaroucid at `PATH` (std only; not started)")
 	fs.IntVar(&c.Retries, "retries", ChallengeRetriesDefault, "times to send the challenge again while FlipSight's site bot variant matches are full (0-100)")
 	wait := fs.Float64("retry-wait", ChallengeWaitDefault.Seconds(), "seconds to wait before each of those (a Retry-After header wins)")
+	fs.Usage = func() {
+		fmt.Fprint(usage, challengeUsage)
+		fs.PrintDefaults()
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -301,7 +317,7 @@ func ParseChallenge(args []string, getenv func(string) string, usage io.Writer) 
 		args = fs.Args()[1:]
 	}
 	if len(pos) != 1 {
-		return Challenge{}, errors.New("usage: flipbot challenge NAME|ID [--mode MODE]")
+		return Challenge{}, errors.New("give one target, NAME or ID (usage: flipbot challenge NAME|ID [--mode MODE] [flags])")
 	}
 	switch c.Mode {
 	case flipsight.ModeStd, flipsight.ModeAnti, flipsight.ModeGrand, flipsight.ModeOctagon, flipsight.ModeReversi:

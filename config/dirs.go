@@ -14,6 +14,10 @@ const (
 	// ConfigHomeEnv is the XDG configuration directory of a PC (default
 	// ~/.config).
 	ConfigHomeEnv = "XDG_CONFIG_HOME"
+	// EngineEnvEnv lists, comma-separated, further variables that external
+	// engines get besides the allow-list of engines/proc (which reads it:
+	// proc.ExtraEnvVar, a test there checks they agree).
+	EngineEnvEnv = "FLIPBOT_ENGINE_ENV"
 )
 
 // GamesDirName is the directory of the game records under the home

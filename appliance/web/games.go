@@ -31,11 +31,11 @@ const (
 //	GET /games/{id}                the replay of one game
 //	GET /api/games                 the list as JSON (offset, limit ≤ 500)
 //	GET /api/games/{id}            one game, its JSON-lines record
-//	GET /api/games/{id}/ggf        one std game as GGF (download)
+//	GET /api/games/{id}/ggf        one game as GGF (download; not for reversi)
 //	GET /api/games/{id}/jsonl      one game as a JSON-lines file (download)
 //	GET /api/games/{id}/analysis   one game's analysis (bot/record's JSON; 404 until analysed)
 //	GET /api/games/export.jsonl    every game that passes the filter
-//	GET /api/games/export.ggf      every std game that passes the filter
+//	GET /api/games/export.ggf      every game but reversi that passes the filter
 func (h *Handler) gameRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /games", h.serveGames)
 	mux.HandleFunc("GET /games/{id}", h.serveReplay)

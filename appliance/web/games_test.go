@@ -179,6 +179,8 @@ func TestGameDownloadFormats(t *testing.T) {
 	h := gamesHandler(t, 1)
 	anti := sampleGame(t, othello.Anti, 99, 99, "Greedy")
 	require.NoError(t, h.cfg.Games.Add(anti))
+	rev := sampleGame(t, othello.Reversi, 98, 98, "Classic")
+	require.NoError(t, h.cfg.Games.Add(rev))
 	std, _ := h.cfg.Games.List(record.Filter{Mode: "std"}, 0, 1)
 	require.Len(t, std, 1)
 	for path, want := range map[string]int{
@@ -186,7 +188,8 @@ func TestGameDownloadFormats(t *testing.T) {
 		"/api/games/" + std[0].ID + "/jsonl": http.StatusOK,
 		"/api/games/" + std[0].ID + "/xml":   http.StatusNotFound,
 		"/api/games/" + anti.ID + "/jsonl":   http.StatusOK,
-		"/api/games/" + anti.ID + "/ggf":     http.StatusNotFound,
+		"/api/games/" + anti.ID + "/ggf":     http.StatusOK, // GGS's 8a
+		"/api/games/" + rev.ID + "/ggf":      http.StatusNotFound,
 	} {
 		code, _ := h.get(path)
 		assert.Equal(t, want, code, path)

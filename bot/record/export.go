@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 
+	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -17,9 +18,9 @@ const (
 	// FormatJSONL is the records' own JSON lines (the schema in the
 	// package documentation), one game a line; every mode.
 	FormatJSONL Format = "jsonl"
-	// FormatGGF is one GGF record a line (see [Game.GGF]); std games only,
-	// as engines/ggf reads and writes 8×8 std positions only and the tools
-	// that read GGF agree on no form for the other modes.
+	// FormatGGF is one GGF record a line (see [Game.GGF]): std, anti,
+	// grand and octagon games, as GGS's game types 8, 8a, 10 and 88
+	// (engines/ggf); GGS has none for classic reversi.
 	FormatGGF Format = "ggf"
 )
 
@@ -33,13 +34,15 @@ func ParseFormat(s string) (Format, error) {
 }
 
 // Expresses reports whether the format can hold a game of mode: every
-// mode for JSONL, std only for GGF.
+// mode for JSONL; for GGF, those GGS has a game type for (all but
+// reversi).
 func (f Format) Expresses(mode string) bool {
 	switch f {
 	case FormatJSONL:
 		return true
 	case FormatGGF:
-		return mode == othello.Std.String()
+		m, err := othello.ParseMode(mode)
+		return err == nil && ggf.Expresses(m)
 	}
 	return false
 }
@@ -98,7 +101,7 @@ type ExportStats struct {
 	// Written is the number of games written.
 	Written int
 	// LeftOut is the number of games that passed the filter in a mode the
-	// format cannot express (GGF: not std).
+	// format cannot express (GGF: reversi).
 	LeftOut int
 	// Gone is the number of games deleted while the export ran (rotated
 	// away, by this store or by another process on the same directory).
@@ -173,8 +176,8 @@ func (s *Store) WriteJSONL(w io.Writer, f Filter) error {
 	return err
 }
 
-// WriteGGF writes the std games that pass f as GGF records, one a line,
-// oldest first; games of other modes are left out: Export in FormatGGF.
+// WriteGGF writes the games that pass f as GGF records, one a line,
+// oldest first; reversi games are left out: Export in FormatGGF.
 func (s *Store) WriteGGF(w io.Writer, f Filter) error {
 	_, err := s.Export(w, FormatGGF, f)
 	return err

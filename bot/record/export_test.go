@@ -50,19 +50,23 @@ func (w *callWriter) Write(p []byte) (int, error) {
 
 func TestParseFormat(t *testing.T) {
 	for _, tt := range []struct {
-		in        string
-		want      Format
-		std, anti bool
-		ctype     string
+		in                    string
+		want                  Format
+		std, anti, grand, rev bool
+		ctype                 string
 	}{
-		{"jsonl", FormatJSONL, true, true, "application/x-ndjson"},
-		{"ggf", FormatGGF, true, false, "text/plain; charset=utf-8"},
+		{"jsonl", FormatJSONL, true, true, true, true, "application/x-ndjson"},
+		{"ggf", FormatGGF, true, true, true, false, "text/plain; charset=utf-8"},
 	} {
 		f, err := ParseFormat(tt.in)
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, f)
 		assert.Equal(t, tt.std, f.Expresses("std"))
 		assert.Equal(t, tt.anti, f.Expresses("anti"))
+		assert.Equal(t, tt.grand, f.Expresses("grand"))
+		assert.Equal(t, tt.grand, f.Expresses("octagon"))
+		assert.Equal(t, tt.rev, f.Expresses("reversi"))
+		assert.False(t, f == FormatGGF && f.Expresses("chess"))
 		assert.Equal(t, tt.ctype, f.ContentType())
 	}
 	for _, bad := range []string{"", "GGF", "json", "sgf"} {
@@ -82,6 +86,12 @@ func TestExport(t *testing.T) {
 		}
 		return out
 	}
+	var notReversi []Game
+	for _, g := range gs {
+		if g.Mode != "reversi" {
+			notReversi = append(notReversi, g)
+		}
+	}
 	tests := []struct {
 		name    string
 		format  Format
@@ -92,8 +102,9 @@ func TestExport(t *testing.T) {
 	}{
 		{name: "jsonl, everything", format: FormatJSONL, want: gs},
 		{name: "jsonl, anti", format: FormatJSONL, filter: Filter{Mode: "anti"}, want: byMode("anti")},
-		{name: "ggf, std only", format: FormatGGF, want: byMode("std"), leftOut: 8},
-		{name: "ggf, grand: all left out", format: FormatGGF, filter: Filter{Mode: "grand"}, leftOut: 2},
+		{name: "ggf, every mode but reversi", format: FormatGGF, want: notReversi, leftOut: 2},
+		{name: "ggf, grand", format: FormatGGF, filter: Filter{Mode: "grand"}, want: byMode("grand")},
+		{name: "ggf, reversi: all left out", format: FormatGGF, filter: Filter{Mode: "reversi"}, leftOut: 2},
 		{name: "named games, oldest first", format: FormatJSONL, ids: []string{gs[7].ID, gs[2].ID, gs[7].ID}, want: []Game{gs[2], gs[7]}},
 		{name: "a named game the filter leaves out", format: FormatJSONL, filter: Filter{Mode: "std"}, ids: []string{gs[1].ID}},
 		{name: "ggf, a named std game", format: FormatGGF, ids: []string{gs[5].ID}, want: []Game{gs[5]}},
@@ -138,7 +149,7 @@ func TestExportRefusesBeforeWriting(t *testing.T) {
 		is     error
 	}{
 		{"an unknown id", FormatJSONL, []string{gs[0].ID, "1-0-1"}, ErrNotFound},
-		{"a named anti game as GGF", FormatGGF, []string{gs[0].ID, gs[1].ID}, ErrNotStd},
+		{"a named reversi game as GGF", FormatGGF, []string{gs[0].ID, gs[4].ID}, ErrNotStd},
 		{"an unknown format", Format("sgf"), nil, nil},
 	}
 	for _, tt := range tests {
@@ -186,12 +197,13 @@ func TestExportSkipsGamesDeletedMeanwhile(t *testing.T) {
 }
 
 func TestWriterRefusesOtherModesAsGGF(t *testing.T) {
-	gs := games(t, 2)
+	gs := games(t, 5)
 	var buf strings.Builder
 	x := NewWriter(&buf, FormatGGF)
 	require.NoError(t, x.Write(&gs[0]))
-	require.ErrorIs(t, x.Write(&gs[1]), ErrNotStd)
-	assert.Equal(t, 1, strings.Count(buf.String(), "\n"), "the anti game wrote nothing")
+	require.NoError(t, x.Write(&gs[1]), "anti")
+	require.ErrorIs(t, x.Write(&gs[4]), ErrNotStd)
+	assert.Equal(t, 2, strings.Count(buf.String(), "\n"), "the reversi game wrote nothing")
 	require.Error(t, NewWriter(&buf, "sgf").Write(&gs[0]))
 }
 

@@ -1,5 +1,5 @@
 // Package record keeps finished games: one [Game] per leg, in JSON lines
-// on disk (see [Store]), with a GGF export for std, and each game's
+// on disk (see [Store]), with a GGF export (every mode but reversi), and each game's
 // [Analysis] beside it once bot/analysis has made one.
 //
 // # Schema (version 1)
@@ -503,14 +503,17 @@ func firstErr(errs ...error) error {
 }
 
 // ErrNotStd is returned (wrapped) by GGF, and by a GGF [Writer] and
-// Export, for games of other modes.
-var ErrNotStd = errors.New("GGF is written for std games only")
+// Export, for games of a mode GGF has no game type for: classic reversi.
+// (Its name is from when the GGF export took std games only.)
+var ErrNotStd = errors.New("GGF has no form for classic reversi games")
 
-// GGF returns the game as a GGF record (std only): players, date, clock,
-// result for black (":t" after a timeout), the start in BO[] and every
-// move with the bot's evaluation where known and the seconds it took.
+// GGF returns the game as a GGF record (std, anti, grand and octagon, as
+// GGS's game types 8, 8a, 10 and 88: see engines/ggf): players, date,
+// clock, result for black (":t" after a timeout), the start in BO[] and
+// every move with the bot's evaluation where known and the seconds it
+// took.
 func (g *Game) GGF() (string, error) {
-	if g.Mode != othello.Std.String() {
+	if !FormatGGF.Expresses(g.Mode) {
 		return "", fmt.Errorf("game %s: %w (%s)", g.ID, ErrNotStd, g.Mode)
 	}
 	start, err := g.Position()

@@ -37,14 +37,17 @@ const (
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	stdout = &lockedWriter{w: stdout} // the log, flipbot's output and the demo's lines
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	setUsage(fs, stderr, "flipbot-arena demo [--flipbot PATH] [--mode MODE] [--games-dir DIR] [flags]")
 	flipbot := fs.String("flipbot", "bin/flipbot", "path of the flipbot binary")
 	modeName := fs.String("mode", "std", "game of the demo match")
 	clockMS := fs.Int("clock-ms", 30000, "each colour's time per leg, in ms (the site uses 60000; shorter keeps the demo brief)")
 	level := fs.Int("level", arena.DefaultBuiltinLevel, "strength of the built-in challenger (0 random, 1 greedy, 2-59 search depth, 60 full)")
 	listen := fs.String("listen", "127.0.0.1:0", "address of the arena (loopback)")
 	hold := fs.Duration("hold", 0, "keep the arena (and its page) up this long after the match")
-	if err := fs.Parse(args); err != nil {
+	gamesDir := fs.String("games-dir", "", "keep flipbot's game records of the demo in `DIR` (default: a temporary directory, removed at the end, so that the demo never writes to the owner's own store; make demo DEMO_GAMES_DIR=DIR)")
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	mode, err := othello.ParseMode(*modeName)
@@ -86,8 +89,33 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	// flipbot, or the fallback client.
 	played := make(chan error, 1)
 	var cmd *exec.Cmd
+	defer func() {
+		// flipbot ends before its games directory goes.
+		if cmd != nil && cmd.Process != nil {
+			_ = cmd.Process.Signal(os.Interrupt)
+			select {
+			case <-played:
+			case <-time.After(5 * time.Second):
+				_ = cmd.Process.Kill()
+			}
+		}
+	}()
 	if _, statErr := os.Stat(*flipbot); statErr == nil {
-		cmd = exec.CommandContext(ctx, *flipbot, "--api", base+arena.APIPath, "--stream-url", base+arena.StreamPath, "--engine-name", "flipbot built-in")
+		dir := *gamesDir
+		if dir == "" {
+			tmp, err := os.MkdirTemp("", "flipbot-demo-games-")
+			if err != nil {
+				fmt.Fprintf(stderr, "flipbot-arena demo: %v\n", err)
+				return 1
+			}
+			defer os.RemoveAll(tmp)
+			dir = tmp
+			fmt.Fprintf(stdout, "demo: flipbot keeps the demo's games in %s, removed at the end (--games-dir DIR, or make demo DEMO_GAMES_DIR=DIR, keeps them)\n", dir)
+		} else {
+			fmt.Fprintf(stdout, "demo: flipbot keeps the demo's games in %s\n", dir)
+		}
+		cmd = exec.CommandContext(ctx, *flipbot, "--api", base+arena.APIPath, "--stream-url", base+arena.StreamPath,
+			"--engine-name", "flipbot built-in", "--games-dir", dir)
 		cmd.Env = append(os.Environ(), config.TokenEnv+"="+token)
 		cmd.Stdout = prefixWriter(stdout, "flipbot | ")
 		cmd.Stderr = prefixWriter(stdout, "flipbot | ")
@@ -170,14 +198,6 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		select {
 		case <-ctx.Done():
 		case <-time.After(*hold):
-		}
-	}
-	if cmd != nil && cmd.Process != nil {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-played:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
 		}
 	}
 	return 0

@@ -19,7 +19,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"flipbot.dev/flipbot/internal/version"
@@ -59,4 +61,14 @@ func run(args []string) int {
 	}
 	fmt.Fprintf(os.Stderr, "flipbot-arena: unknown subcommand %q\n%s", args[0], usage)
 	return 2
+}
+
+// setUsage makes fs's -h print the subcommand's usage line, then its
+// flags, to w.
+func setUsage(fs *flag.FlagSet, w io.Writer, line string) {
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "usage: %s\n\nFlags of flipbot-arena %s:\n", line, fs.Name())
+		fs.PrintDefaults()
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,32 @@ func TestUsageErrors(t *testing.T) {
 			assert.Equal(t, c.code, code)
 			assert.Contains(t, errb.String(), c.msg)
 		})
+	}
+}
+
+// TestSubcommandHelp: -h of each subcommand prints its usage line and
+// flags and exits 0 (serve -h exited 2).
+func TestSubcommandHelp(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		run  func(args []string, stdout, stderr io.Writer) int
+		want []string
+	}{
+		{"serve", func(args []string, stdout, stderr io.Writer) int {
+			return serve(context.Background(), args, stdout, stderr)
+		}, []string{"usage: flipbot-arena serve", "--bot NAME:TOKEN", "-listen"}},
+		{"match", runMatch, []string{"usage: flipbot-arena match --a CMD --b CMD", "-pairs"}},
+		{"demo", runDemo, []string{"usage: flipbot-arena demo", "-games-dir", "temporary directory"}},
+	} {
+		for _, h := range []string{"-h", "--help"} {
+			t.Run(c.name+" "+h, func(t *testing.T) {
+				var out, errb bytes.Buffer
+				assert.Equal(t, 0, c.run([]string{h}, &out, &errb))
+				for _, w := range c.want {
+					assert.Contains(t, errb.String(), w)
+				}
+			})
+		}
 	}
 }
 
@@ -231,6 +258,11 @@ func TestDemoWithFlipbot(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build flipbot: %v\n%s", err, out)
 	}
+	// The owner's store must stay untouched: HOME and XDG_DATA_HOME point
+	// at an empty folder that has to stay empty.
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
 	var out bytes.Buffer
 	code := runDemo([]string{"--flipbot", bin, "--clock-ms", "10000"}, &out, io.Discard)
 	require.Equal(t, 0, code, out.String())
@@ -238,4 +270,11 @@ func TestDemoWithFlipbot(t *testing.T) {
 	assert.NotContains(t, s, "cannot play yet", "flipbot itself played")
 	assert.Contains(t, s, "flipbot | ")
 	assert.Contains(t, s, "demo: match #1 finished")
+	entries, err := os.ReadDir(home)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "the demo wrote into the owner's data directory")
+	m := regexp.MustCompile(`demo's games in (\S+), removed at the end`).FindStringSubmatch(s)
+	require.NotNil(t, m, s)
+	assert.NoDirExists(t, m[1], "the temporary store is removed")
+	assert.Contains(t, s, "keeping game records", "flipbot kept the games (in the temporary store)")
 }

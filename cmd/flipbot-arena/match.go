@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,7 +28,7 @@ import (
 
 func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	setUsage(fs, stderr, "flipbot-arena match --a CMD --b CMD [--mode MODE] [--pairs N] [flags]")
 	a := fs.String("a", "", "engine A: a command speaking the --engine JSON protocol, or builtin[:LEVEL] (0 random, 1 greedy, 2-59 search depth, 60 full strength = default)")
 	b := fs.String("b", "", "engine B, like --a")
 	modeName := fs.String("mode", "std", "game: std, anti, grand, octagon or reversi")
@@ -37,9 +38,11 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
 	verbose := fs.Bool("v", false, "log the server's lines (and every move)")
-	gamesFile := fs.String("games", "", "append every leg's record to `FILE` as JSON lines (bot/record's schema); std games also as GGF to FILE with the extension .ggf")
+	gamesFile := fs.String("games", "", "append every leg's record to `FILE` as JSON lines (bot/record's schema); every game but reversi also as GGF to FILE with the extension .ggf")
 	viaAPI := fs.Bool("via-api", false, "play both engines as bots through the HTTP API on loopback (polling every 20 ms) instead of as server-side players")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	mode, err := othello.ParseMode(*modeName)
@@ -109,7 +112,8 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 }
 
 // writeGames appends the records of a match's legs to path (JSON lines)
-// and, for std, their GGF to path with the extension .ggf.
+// and, for the modes GGF has (all but reversi), their GGF to path with
+// the extension .ggf.
 func writeGames(path string, m flipsight.Match, names [2]string) error {
 	var games []record.Game
 	if m.State == nil {
@@ -131,7 +135,7 @@ func writeGames(path string, m flipsight.Match, names [2]string) error {
 	}
 	var ggfs []string
 	for _, g := range games {
-		if g.Mode == othello.Std.String() {
+		if record.FormatGGF.Expresses(g.Mode) {
 			s, err := g.GGF()
 			if err != nil {
 				return err

@@ -65,7 +65,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // serve runs the arena until ctx ends.
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	setUsage(fs, stderr, "flipbot-arena serve [--listen ADDR] [--bot NAME:TOKEN[:MODES]]... [--builtin NAME[:LEVEL[:MODES]]]... [flags]")
 	var bots, builtins, challenges listFlag
 	listen := fs.String("listen", "127.0.0.1:8088", "address to listen on (loopback by default)")
 	fs.Var(&bots, "bot", "register a bot NAME:TOKEN[:MODES] (MODES e.g. std,anti or all; repeatable)")
@@ -80,7 +80,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	certOut := fs.String("tls-cert", "", "with --tls: write the certificate (PEM) here for clients to trust")
 	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
 	verbose := fs.Bool("v", false, "log every move")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	level := slog.LevelInfo

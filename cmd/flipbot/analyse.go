@@ -47,6 +47,10 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 		}
 	}
 	s, err := g.open(false)
+	if errors.Is(err, errNoGamesYet) && len(ids) == 0 {
+		fmt.Fprintln(stderr, err)
+		return exitOK
+	}
 	if err != nil {
 		return g.fail(err)
 	}
@@ -64,7 +68,7 @@ func gamesAnalyse(ctx context.Context, args []string, getenv func(string) string
 	}
 	eng := search.New(search.Options{Threads: *threads, HashMB: *hashMB, Eval8: ev.Eval8, Eval10: ev.Eval10})
 	opts := analysis.Options{Depth: *depth, ExactEmpties: *exact}
-	fmt.Fprintf(stderr, "analysing %d games with %d threads\n", len(todo), *threads)
+	fmt.Fprintf(stderr, "analysing %d %s with %d %s\n", len(todo), plural(len(todo), "game"), *threads, plural(*threads, "thread"))
 	// One line per game as soon as it is done, in fixed columns (a
 	// tabwriter would hold every line to the end).
 	const row = "%-20s %-8s %5s %-10s %7s %7s %-11s %-26s %-26s %s\n"

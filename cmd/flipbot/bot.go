@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -43,8 +44,11 @@ var errMaxRuntime = errors.New("--max-runtime reached")
 // FS_BOT_TOKEN, exit codes 0 (normal end), 1 (an engine that fails its
 // probe, another start-up failure), 2 (token missing or rejected), 3
 // (--max-runtime reached).
-func runBot(args []string) int {
-	return connect(args, os.Getenv, os.Stderr, signalContext)
+//
+// -h and --help print the commands, FS_BOT_TOKEN, the exit codes and the
+// flags to stdout, as argparse does (flipbot help).
+func runBot(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	return connect(args, getenv, stdout, stderr, signalContext)
 }
 
 // signalFunc returns the connector's stop requests: ctx is cancelled by
@@ -56,11 +60,15 @@ type signalFunc func(parent context.Context, log *slog.Logger) (ctx context.Cont
 const quitHint = "send the signal again (Ctrl-C) to exit at once, abandoning them"
 
 // connect is runBot with its outside world injectable (tests).
-func connect(args []string, getenv func(string) string, stderr io.Writer, sigctx signalFunc) int {
-	cfg, err := config.ParseBot(args, getenv, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
+func connect(args []string, getenv func(string) string, stdout, stderr io.Writer, sigctx signalFunc) int {
+	var usage bytes.Buffer // the flag package's text: help, or a usage error's
+	cfg, err := config.ParseBot(args, getenv, &usage)
+	if errors.Is(err, flag.ErrHelp) {
+		writeHelp(stdout, usage.String())
 		return exitOK
+	}
+	_, _ = stderr.Write(usage.Bytes())
+	switch {
 	case errors.Is(err, config.ErrNoToken):
 		fmt.Fprintf(stderr, "flipbot: %v\n", err)
 		return exitToken
@@ -95,7 +103,7 @@ func connect(args []string, getenv func(string) string, stderr io.Writer, sigctx
 	}
 	cpu := cfg.CPUName
 	if cpu == "" {
-		cpu = detectCPU()
+		cpu = detectCPU(runtime.NumCPU())
 	}
 	opts := bot.Options{
 		Client: client, Engine: factory, CPU: cpu, OS: osName(),
@@ -270,39 +278,6 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 	// The official connector reports practice only for its practice engine.
 	f.Practice = kind == external.JSONLine && strings.Contains(cfg.Engine, "bot_match_example_engine")
 	return f, nil
-}
-
-// detectCPU returns the CPU's model name from /proc/cpuinfo (Linux), or
-// the architecture.
-func detectCPU() string {
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		var model, hw string
-		for _, line := range strings.Split(string(b), "\n") {
-			k, v, ok := strings.Cut(line, ":")
-			if !ok {
-				continue
-			}
-			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-			switch k {
-			case "model name":
-				if model == "" {
-					model = v
-				}
-			case "Model", "Hardware":
-				if hw == "" {
-					hw = v
-				}
-			}
-		}
-		name := model
-		if hw != "" {
-			name = hw
-		}
-		if name != "" {
-			return fmt.Sprintf("%s (%d cores)", name, runtime.NumCPU())
-		}
-	}
-	return fmt.Sprintf("%s (%d cores)", runtime.GOARCH, runtime.NumCPU())
 }
 
 func osName() string {

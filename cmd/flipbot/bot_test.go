@@ -70,7 +70,7 @@ func TestConnectExitCodes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out testutil.SyncBuffer
-			code := connect(append(append([]string{}, builtinFlags...), tt.args...), env(tt.tok), &out, noSignals)
+			code := connect(append(append([]string{}, builtinFlags...), tt.args...), env(tt.tok), &out, &out, noSignals)
 			assert.Equal(t, tt.want, code, out.String())
 			assert.NotContains(t, out.String(), "SECRET")
 			assert.NotContains(t, out.String(), "WRONG")
@@ -82,7 +82,7 @@ func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
 	a, api := newArena(t)
 	// Register "me" as connected: a short first run.
 	var out testutil.SyncBuffer
-	require.Equal(t, exitMaxRuntime, connect(append([]string{"--api", api, "--max-runtime", "0.2"}, builtinFlags...), env(testToken), &out, noSignals))
+	require.Equal(t, exitMaxRuntime, connect(append([]string{"--api", api, "--max-runtime", "0.2"}, builtinFlags...), env(testToken), &out, &out, noSignals))
 	var id int64
 	require.Eventually(t, func() bool {
 		var err error
@@ -91,7 +91,7 @@ func TestConnectOnceMatchWithBuiltinEngine(t *testing.T) {
 	}, 5*time.Second, 20*time.Millisecond)
 	games := t.TempDir()
 	code := connect(append([]string{"--api", api, "--once-match", itoa(id), "--max-runtime", "60", "--games-dir", games}, builtinFlags...),
-		env(testToken), &out, noSignals)
+		env(testToken), &out, &out, noSignals)
 	require.Equal(t, exitOK, code, out.String())
 	r, ok := a.Result(id)
 	require.True(t, ok)
@@ -119,14 +119,14 @@ func TestConnectWithJSONLineEngine(t *testing.T) {
 	}
 	a, api := newArena(t)
 	var out testutil.SyncBuffer
-	require.Equal(t, exitMaxRuntime, connect([]string{"--api", api, "--max-runtime", "0.2"}, env(testToken), &out, noSignals))
+	require.Equal(t, exitMaxRuntime, connect([]string{"--api", api, "--max-runtime", "0.2"}, env(testToken), &out, &out, noSignals))
 	var id int64
 	require.Eventually(t, func() bool {
 		id, err = a.Challenge("house", "me", othello.Std)
 		return err == nil
 	}, 5*time.Second, 20*time.Millisecond)
 	code := connect([]string{"--api", api, "--once-match", itoa(id), "--max-runtime", "60",
-		"--engine", py + " testdata/my_adapter.py"}, env(testToken), &out, noSignals)
+		"--engine", py + " testdata/my_adapter.py"}, env(testToken), &out, &out, noSignals)
 	require.Equal(t, exitOK, code, out.String())
 	r, ok := a.Result(id)
 	require.True(t, ok)

@@ -115,7 +115,7 @@ func TestChallengeIsSentAndPlayed(t *testing.T) {
 			c, stop := context.WithCancel(ctx)
 			return c, nil, stop
 		}
-		done <- connect(append([]string{"--api", api, "--no-records", "--max-matches", "1", "--eval", "baseline"}, builtinFlags...), env(testToken), &botOut, sig)
+		done <- connect(append([]string{"--api", api, "--no-records", "--max-matches", "1", "--eval", "baseline"}, builtinFlags...), env(testToken), &botOut, &botOut, sig)
 	}()
 	t.Cleanup(func() {
 		if t.Failed() {

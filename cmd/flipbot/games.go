@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -24,18 +25,22 @@ import (
 // gamesUsage is the usage of `flipbot games`.
 const gamesUsage = `usage:
   flipbot games list   [--games-dir DIR] [--mode MODE] [--result win|loss|draw|aborted] [--opponent NAME]
-  flipbot games export [--games-dir DIR] --format jsonl|ggf [--out FILE] [--mode …] [--result …] [--opponent …] [ID …]
-  flipbot games show   [--games-dir DIR] ID
+  flipbot games export [--games-dir DIR] [--format jsonl|ggf] [--out FILE] [--mode …] [--result …] [--opponent …] [ID …]
+  flipbot games show   [--games-dir DIR] ID|PREFIX
   flipbot games analyse [--games-dir DIR] [--redo] [--threads N] [--hash-mb MB] [--depth D] [--exact-empties E]
                         [--mode …] [--result …] [--opponent …] [ID …]
 
 The game records flipbot keeps (--games-dir; by default where flipbot keeps
-them). list prints the games newest first (discs: black's first); export
-writes them oldest first as JSON lines (every mode) or GGF (std games only:
-the others are left out, and naming one is an error), to stdout or to FILE
-(replaced whole), list shows the bot's mean loss per move and worst move
-of the analysed games; show prints one game's moves, result and final position
-(with each move's loss and the best move once analysed). analyse scores
+them). list prints the games newest first (discs: black's first, the bot's colour named), with
+the bot's mean loss per move and worst move of the analysed games; export
+writes them oldest first, to stdout or to FILE (replaced whole), as JSON
+lines (--format jsonl, the default: every mode) or GGF (--format ggf: std,
+anti, grand and octagon, as GGS's game types 8, 8a, 10 and 88; GGF has no
+form for classic reversi, so reversi games are left out, and naming one is
+an error); show prints one game's moves, result and final position (with
+each move's loss and the best move once analysed), the game named by its
+id or by the start of one ("1234-0": leg 0 of match 1234) that no other id
+shares. analyse scores
 every move of the games named, or of every game that passes the filters
 and has no analysis yet (newest first; --redo: analysed ones too), with
 the built-in engine, keeps each analysis beside its game (the appliance's
@@ -141,12 +146,20 @@ func (g *gamesFlags) fail(err error) int {
 	return exitFailure
 }
 
+// errNoGamesYet is open's error when the games directory does not exist:
+// flipbot has kept no game there yet (a fresh install).
+var errNoGamesYet = errors.New("no games yet")
+
 // open opens the games directory, which must exist (it is never created
 // here): read-only for the commands that only read (list, export, show),
 // which then write and delete nothing in it; for writing analyses
-// (analyse) otherwise.
+// (analyse) otherwise. A directory that does not exist is an error
+// wrapping errNoGamesYet.
 func (g *gamesFlags) open(readOnly bool) (*record.Store, error) {
 	fi, err := os.Stat(g.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s does not exist (flipbot makes it when it keeps its first game)", errNoGamesYet, g.dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("games directory: %w", err)
 	}
@@ -191,13 +204,17 @@ func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return g.usageError("unexpected argument %q", pos[0])
 	}
 	s, err := g.open(true)
+	if errors.Is(err, errNoGamesYet) {
+		fmt.Fprintln(stderr, err)
+		return exitOK
+	}
 	if err != nil {
 		return g.fail(err)
 	}
 	sums, _ := s.List(f, 0, 0)
 	if len(sums) == 0 {
 		if f == (record.Filter{}) {
-			fmt.Fprintf(stderr, "no games in %s\n", g.dir)
+			fmt.Fprintf(stderr, "no games yet in %s\n", g.dir)
 		} else {
 			fmt.Fprintf(stderr, "no games in %s match\n", g.dir)
 		}
@@ -222,14 +239,12 @@ func gamesList(args []string, getenv func(string) string, stdout, stderr io.Writ
 
 func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	g := newGamesFlags("export", true, getenv, stderr)
-	formatName := g.fs.String("format", "", "jsonl (every mode) or ggf (std games only) (required)")
+	formatName := g.fs.String("format", string(record.FormatJSONL), "jsonl (every mode) or ggf (std, anti, grand and octagon: GGS's game types 8, 8a, 10 and 88; reversi games are left out)")
 	out := g.fs.String("out", "", "write to `FILE` (replaced whole, never left half written) instead of stdout")
 	ids, f, done, code := g.parseCommon(args)
 	switch {
 	case done:
 		return code
-	case *formatName == "":
-		return g.usageError("--format is required (jsonl or ggf)")
 	}
 	format, err := record.ParseFormat(*formatName)
 	if err != nil {
@@ -241,6 +256,16 @@ func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Wr
 		}
 	}
 	s, err := g.open(true)
+	if errors.Is(err, errNoGamesYet) && len(ids) == 0 {
+		// As an empty store: nothing written (an empty --out file).
+		fmt.Fprintln(stderr, err)
+		if *out != "" {
+			if err := atomicfile.Write(*out, 0o644, func(io.Writer) error { return nil }); err != nil {
+				return g.fail(err)
+			}
+		}
+		return exitOK
+	}
 	if err != nil {
 		return g.fail(err)
 	}
@@ -262,7 +287,10 @@ func gamesExport(args []string, getenv func(string) string, stdout, stderr io.Wr
 		return g.fail(err)
 	}
 	if st.LeftOut > 0 {
-		fmt.Fprintf(stderr, "left out %d games that are not std: GGF is written for std games only\n", st.LeftOut)
+		fmt.Fprintf(stderr, "left out %d %s: GGF has no form for classic reversi (jsonl keeps every mode)\n", st.LeftOut, plural(st.LeftOut, "reversi game"))
+	}
+	if st.Written == 0 && st.LeftOut == 0 && st.Gone == 0 && f == (record.Filter{}) && len(ids) == 0 {
+		fmt.Fprintf(stderr, "no games yet in %s\n", g.dir)
 	}
 	if st.Gone > 0 {
 		fmt.Fprintf(stderr, "%d games were rotated away while exporting\n", st.Gone)
@@ -280,7 +308,7 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 	case done:
 		return code
 	case len(pos) != 1:
-		return g.usageError("give one game id")
+		return g.usageError("give one game id, or the start of one")
 	case !record.ValidID(pos[0]):
 		return g.usageError("%q is not a game id", pos[0])
 	}
@@ -288,9 +316,13 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 	if err != nil {
 		return g.fail(err)
 	}
-	game, err := s.Get(pos[0])
+	id, err := resolveID(s, pos[0])
+	if err != nil {
+		return g.fail(fmt.Errorf("%w (in %s)", err, g.dir))
+	}
+	game, err := s.Get(id)
 	if errors.Is(err, record.ErrNotFound) {
-		return g.fail(fmt.Errorf("no game %s in %s", pos[0], g.dir))
+		return g.fail(fmt.Errorf("no game %s in %s", id, g.dir)) // rotated away meanwhile
 	}
 	if err != nil {
 		return g.fail(err)
@@ -311,6 +343,48 @@ func gamesShow(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return g.fail(err)
 	}
 	return exitOK
+}
+
+// maxCandidates bounds the ids an ambiguous prefix's error lists.
+const maxCandidates = 10
+
+// resolveID returns the id of the kept game that id names: the game with
+// that id, else the one game whose id starts with it (ids are
+// MATCH-LEG-ENDED, so "1234-0" is leg 0 of match 1234). No game, or more
+// than one (listed, newest first), is an error.
+func resolveID(s *record.Store, id string) (string, error) {
+	if _, err := s.Get(id); err == nil {
+		return id, nil
+	} else if !errors.Is(err, record.ErrNotFound) {
+		return "", err
+	}
+	sums, _ := s.List(record.Filter{}, 0, 0)
+	var found []string
+	for _, sum := range sums {
+		if strings.HasPrefix(sum.ID, id) {
+			found = append(found, sum.ID)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("no game %s, nor one whose id starts with it", id)
+	case 1:
+		return found[0], nil
+	}
+	list := found[:min(len(found), maxCandidates)]
+	more := ""
+	if n := len(found) - len(list); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return "", fmt.Errorf("%q is the start of %d game ids: %s%s; give more of one", id, len(found), strings.Join(list, ", "), more)
+}
+
+// plural returns "n word" with an s when n is not 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // writeGameText writes a game for people: who played what, the moves in

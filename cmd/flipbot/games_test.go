@@ -115,6 +115,7 @@ func TestGamesCommands(t *testing.T) {
 	dir, gs := gamesStore(t)
 	std1, anti, grand, std2 := gs[0], gs[1], gs[2], gs[3]
 	outFile := filepath.Join(t.TempDir(), "out.ggf")
+	emptyOut := filepath.Join(t.TempDir(), "empty.jsonl")
 	tests := []struct {
 		name  string
 		args  []string
@@ -146,24 +147,35 @@ func TestGamesCommands(t *testing.T) {
 		}},
 		{name: "list, bad result", args: []string{"list", "--games-dir", dir, "--result", "won"}, code: exitUsage},
 		{name: "list, bad flag", args: []string{"list", "--colour", "black"}, code: exitUsage},
-		{name: "list, missing directory", args: []string{"list", "--games-dir", filepath.Join(dir, "nope")}, code: exitFailure,
-			check: func(t *testing.T, _, errs string) { assert.Contains(t, errs, "no such file") }},
+		{name: "list, missing directory: no games yet", args: []string{"list", "--games-dir", filepath.Join(dir, "nope")},
+			check: func(t *testing.T, out, errs string) {
+				assert.Empty(t, out)
+				assert.Contains(t, errs, "no games yet: "+filepath.Join(dir, "nope")+" does not exist")
+				assert.NoDirExists(t, filepath.Join(dir, "nope"), "list creates nothing")
+			}},
+		{name: "list, empty directory: no games yet", args: []string{"list", "--games-dir", t.TempDir()},
+			check: func(t *testing.T, out, errs string) {
+				assert.Empty(t, out)
+				assert.Contains(t, errs, "no games yet in ")
+			}},
 		{name: "list, help", args: []string{"list", "-h"}},
 
-		{name: "export ggf: the std games", args: []string{"export", "--games-dir", dir, "--format", "ggf"}, check: func(t *testing.T, out, errs string) {
+		{name: "export ggf: every mode GGF has", args: []string{"export", "--games-dir", dir, "--format", "ggf"}, check: func(t *testing.T, out, errs string) {
 			recs := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-			require.Len(t, recs, 2)
-			for i, g := range []record.Game{std1, std2} { // oldest first
+			require.Len(t, recs, len(gs))
+			for i, g := range gs { // oldest first
 				gg, err := ggf.Parse(recs[i])
 				require.NoError(t, err)
 				assert.Equal(t, g.White.Name, gg.Tags["PW"])
+				assert.Equal(t, g.Mode, gg.Start.Mode.String())
+				assert.Equal(t, map[string]string{"std": "8", "anti": "8a", "grand": "10"}[g.Mode], gg.Tags["TY"])
 				end, err := gg.Position()
 				require.NoError(t, err)
 				ps, err := g.Replay()
 				require.NoError(t, err)
 				assert.Equal(t, ps[len(ps)-1].Board(), end.Board())
 			}
-			assert.Contains(t, errs, "left out 2 games that are not std")
+			assert.NotContains(t, errs, "left out")
 		}},
 		{name: "export jsonl, filtered", args: []string{"export", "--format", "jsonl", "--opponent", "zebra", "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -185,17 +197,31 @@ func TestGamesCommands(t *testing.T) {
 				require.NoError(t, err)
 				assert.Len(t, des, 1, "no temporary file left")
 			}},
-		{name: "export a named anti game as ggf", args: []string{"export", "--games-dir", dir, "--format", "ggf", std1.ID, anti.ID}, code: exitFailure,
-			check: func(t *testing.T, out, errs string) {
-				assert.Empty(t, out)
-				assert.Contains(t, errs, "std games only")
-			}},
+		{name: "export a named anti game as ggf", args: []string{"export", "--games-dir", dir, "--format", "ggf", anti.ID},
+			check: func(t *testing.T, out, _ string) { assert.Contains(t, out, "TY[8a]") }},
 		{name: "export an unknown game", args: []string{"export", "--games-dir", dir, "--format", "jsonl", "1-0-1"}, code: exitFailure,
 			check: func(t *testing.T, out, errs string) {
 				assert.Empty(t, out)
 				assert.Contains(t, errs, "no such game")
 			}},
-		{name: "export without --format", args: []string{"export", "--games-dir", dir}, code: exitUsage},
+		{name: "export without --format: jsonl", args: []string{"export", "--games-dir", dir}, check: func(t *testing.T, out, _ string) {
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			require.Len(t, lines, len(gs))
+			for i, g := range gs { // oldest first
+				got, err := record.ParseLine([]byte(lines[i]))
+				require.NoError(t, err)
+				assert.Equal(t, g, got)
+			}
+		}},
+		{name: "export, missing directory: no games yet", args: []string{"export", "--games-dir", filepath.Join(dir, "nope"), "--out", emptyOut},
+			check: func(t *testing.T, out, errs string) {
+				assert.Contains(t, errs, "no games yet")
+				b, err := os.ReadFile(emptyOut)
+				require.NoError(t, err, "--out is written, empty")
+				assert.Empty(t, b)
+			}},
+		{name: "export a named game, missing directory", args: []string{"export", "--games-dir", filepath.Join(dir, "nope"), std1.ID}, code: exitFailure,
+			check: func(t *testing.T, _, errs string) { assert.Contains(t, errs, "no games yet") }},
 		{name: "export, bad format", args: []string{"export", "--games-dir", dir, "--format", "sgf"}, code: exitUsage},
 		{name: "export, not an id", args: []string{"export", "--games-dir", dir, "--format", "jsonl", "abc"}, code: exitUsage},
 
@@ -220,6 +246,23 @@ func TestGamesCommands(t *testing.T) {
 			assert.Contains(t, out, "anti: fewer discs win")
 		}},
 		{name: "show an unknown game", args: []string{"show", "--games-dir", dir, "1-0-1"}, code: exitFailure},
+		{name: "show by a unique prefix", args: []string{"show", "--games-dir", dir, "103-0"}, check: func(t *testing.T, out, _ string) {
+			assert.Contains(t, out, "Game "+grand.ID)
+		}},
+		{name: "show by a one-character prefix", args: []string{"show", "--games-dir", dir, std2.ID[:3]}, check: func(t *testing.T, out, _ string) {
+			assert.Contains(t, out, "Game "+std2.ID)
+		}},
+		{name: "show, ambiguous prefix", args: []string{"show", "--games-dir", dir, "10"}, code: exitFailure,
+			check: func(t *testing.T, out, errs string) {
+				assert.Empty(t, out)
+				assert.Contains(t, errs, `"10" is the start of 4 game ids: `+strings.Join([]string{std2.ID, grand.ID, anti.ID, std1.ID}, ", "))
+			}},
+		{name: "show, no such prefix", args: []string{"show", "--games-dir", dir, "9"}, code: exitFailure,
+			check: func(t *testing.T, _, errs string) {
+				assert.Contains(t, errs, "no game 9, nor one whose id starts with it")
+			}},
+		{name: "show, missing directory", args: []string{"show", "--games-dir", filepath.Join(dir, "nope"), "1"}, code: exitFailure,
+			check: func(t *testing.T, _, errs string) { assert.Contains(t, errs, "no games yet") }},
 		{name: "show, not an id", args: []string{"show", "--games-dir", dir, "x"}, code: exitUsage},
 		{name: "show, a human game's id after --", args: []string{"show", "--games-dir", dir, "--", "-7-0-5000"}, code: exitFailure,
 			check: func(t *testing.T, _, errs string) { assert.Contains(t, errs, "no game -7-0-5000") }},
@@ -275,6 +318,32 @@ func finalBoardText(t *testing.T, g record.Game) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// TestGamesExportGGFLeavesOutReversi: GGF has no game type for classic
+// reversi: its games are left out (and said so), and naming one is an
+// error.
+func TestGamesExportGGFLeavesOutReversi(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	base := time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC)
+	oct := playedGame(t, othello.Octagon, 1, 201, "house", base)
+	rev := playedGame(t, othello.Reversi, 2, 202, "house", base.Add(time.Hour))
+	s := record.Open(record.Options{Dir: dir})
+	require.NoError(t, s.Add(oct))
+	require.NoError(t, s.Add(rev))
+
+	var out, errs bytes.Buffer
+	require.Equal(t, exitOK, games([]string{"export", "--games-dir", dir, "--format", "ggf"}, noEnv, &out, &errs), errs.String())
+	assert.Equal(t, 1, strings.Count(out.String(), "(;GM[Othello]"))
+	assert.Contains(t, out.String(), "TY[88]")
+	assert.Contains(t, out.String(), "BO[88 ")
+	assert.Contains(t, errs.String(), "left out 1 reversi game: GGF has no form for classic reversi")
+
+	out.Reset()
+	errs.Reset()
+	require.Equal(t, exitFailure, games([]string{"export", "--games-dir", dir, "--format", "ggf", rev.ID}, noEnv, &out, &errs))
+	assert.Empty(t, out.String())
+	assert.Contains(t, errs.String(), "GGF has no form for classic reversi")
 }
 
 func TestGamesDefaultDirIsFlipbots(t *testing.T) {

@@ -10,14 +10,17 @@
 //	flipbot games list|export|show|analyse  the kept game records (--games-dir), their analysis
 //	flipbot display-preview ...             render an appliance screen to PNG
 //	flipbot appliance [flags]               run as the Raspberry Pi appliance
-//	flipbot version                         the build's version (internal/version)
+//	flipbot help [COMMAND], -h, --help      the commands, FS_BOT_TOKEN, the exit codes and the flags
+//	flipbot version, --version              the module version and VCS revision
 //
 // Built with the gokrazy build tag, flipbot starts in appliance mode.
 //
-// Files: main.go (the dispatch), bot.go (play: the engine from the flags,
-// the bot, its game records), challenge.go, games.go, preview.go
-// (display-preview), appliance.go, mode_default.go and mode_gokrazy.go
-// (the mode plain `flipbot` starts in, by build tag).
+// Files: main.go (the dispatch), help.go (help and version), bot.go (play:
+// the engine from the flags, the bot, its game records), cpu.go (the CPU
+// name reported: cpu_darwin.go, cpu_windows.go and cpu_other.go ask the
+// OS), challenge.go, games.go, analyse.go, preview.go (display-preview),
+// appliance.go, mode_default.go and mode_gokrazy.go (the mode plain
+// `flipbot` starts in, by build tag).
 //
 // It is thin: it may import config (the flags), flipsight, bot and
 // bot/record, bot/analysis (games analyse), engines, engines/external, engines/eval and engines/search
@@ -27,6 +30,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"flipbot.dev/flipbot/internal/version"
@@ -38,6 +42,12 @@ func main() {
 
 // run dispatches to a subcommand and returns the process exit code.
 func run(args []string) int {
+	return dispatch(args, os.Getenv, os.Stdout, os.Stderr)
+}
+
+// dispatch is run with its outside world injectable (tests) for the
+// commands that print only: help and version.
+func dispatch(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "challenge":
@@ -48,13 +58,19 @@ func run(args []string) int {
 			return runDisplayPreview(args[1:])
 		case "appliance":
 			return runAppliance(args[1:])
-		case "version", "--version", "-version":
-			fmt.Println(version.Line("flipbot"))
-			return 0
+		case "help":
+			return help(args[1:], getenv, stdout, stderr)
+		case "version", "-version", "--version":
+			if len(args) > 1 {
+				fmt.Fprintf(stderr, "flipbot %s: unexpected argument %q\n", args[0], args[1])
+				return exitUsage
+			}
+			writeVersion(stdout, version.Line("flipbot"), buildInfo())
+			return exitOK
 		}
 	}
 	if applianceByDefault {
 		return runAppliance(args)
 	}
-	return runBot(args)
+	return runBot(args, getenv, stdout, stderr)
 }

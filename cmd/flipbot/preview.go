@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,10 +34,13 @@ func displayPreview(args []string, stderr io.Writer) int {
 	out := fs.String("out", "", "PNG file to write (required)")
 	page := fs.Int("page", 0, "page of lines on displays too small for all of them")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flipbot display-preview --state STATE --display DISPLAY --out FILE.png")
+		fmt.Fprintln(stderr, "usage: flipbot display-preview [--state STATE] [--display DISPLAY] [--page N] --out FILE.png\n\n"+
+			"Render the appliance's screen in STATE on DISPLAY to the PNG file FILE.png.\n\nFlags of flipbot display-preview:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 || *out == "" {

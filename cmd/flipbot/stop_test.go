@@ -58,7 +58,7 @@ func TestConnectRefusesABrokenEngine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out testutil.SyncBuffer
-			code := connect(append([]string{"--api", srv.URL + "/api"}, tt.args...), env(testToken), &out, noSignals)
+			code := connect(append([]string{"--api", srv.URL + "/api"}, tt.args...), env(testToken), &out, &out, noSignals)
 			assert.Equal(t, exitFailure, code, out.String())
 			var lines []string
 			for _, l := range strings.Split(out.String(), "\n") {
@@ -101,7 +101,7 @@ func (s *scriptedSignals) ctx(parent context.Context, _ *slog.Logger) (context.C
 func registerMe(t *testing.T, api string) {
 	t.Helper()
 	var out testutil.SyncBuffer
-	require.Equal(t, exitMaxRuntime, connect(append([]string{"--api", api, "--max-runtime", "0.2"}, builtinFlags...), env(testToken), &out, noSignals))
+	require.Equal(t, exitMaxRuntime, connect(append([]string{"--api", api, "--max-runtime", "0.2"}, builtinFlags...), env(testToken), &out, &out, noSignals))
 }
 
 // The first signal in the middle of a match: no new match, the match is
@@ -115,7 +115,7 @@ func TestFirstSignalFinishesTheMatch(t *testing.T) {
 	code := make(chan int, 1)
 	go func() {
 		code <- connect(append([]string{"--api", api, "--games-dir", games, "--drain", "60s", "--eval", "baseline"}, builtinFlags...),
-			env(testToken), &out, sig.ctx)
+			env(testToken), &out, &out, sig.ctx)
 	}()
 	var id int64
 	require.Eventually(t, func() bool {
@@ -156,7 +156,7 @@ func TestSecondSignalExitsPromptly(t *testing.T) {
 	code := make(chan int, 1)
 	go func() {
 		code <- connect([]string{"--api", api, "--no-records", "--max-think-seconds", "1", "--threads", "1", "--hash-mb", "4", "--eval", "baseline"},
-			env(testToken), &out, sig.ctx)
+			env(testToken), &out, &out, sig.ctx)
 	}()
 	var id int64
 	require.Eventually(t, func() bool {

@@ -5,13 +5,21 @@
 //	(;GM[Othello]PC[flipbot]DT[2026.12.02_16:35:01.UTC]PB[alice]PW[bob]TI[01:00]TY[8]RE[+12.00]
 //	BO[8 ---...--- *]B[F5/2.00/1.25]W[D6]...;)
 //
-// BO holds the starting board (64 squares from a1, row by row: * black,
+// BO holds the starting board (the squares from a1, row by row: * black,
 // O white, - empty) and the side to move, so games from FlipSight's random
 // 12-disc starts are exact. Each move may carry the mover's evaluation and
 // the seconds it took ("F5/eval/time"). RE is the result for black: the
-// disc difference, with ":t" when it ended on time. Only 8×8 boards are
-// read and written: the other FlipSight modes have no GGF form that these
-// tools agree on.
+// disc difference, with ":t" when it ended on time.
+//
+// TY is GGS's game type: a board type (8, 10, or 88 for the octagon, the
+// 10×10 board without the three squares of each corner), an optional
+// leading s (synchro) and trailing letters (k komi, rN a random start of
+// N discs, a anti, b or w a colour asked for). Four FlipSight modes have
+// one: std is TY[8], anti TY[8a], grand TY[10] and octagon TY[88], whose
+// BO starts with the same board type and lists the playable squares only
+// (88 for the octagon), as GGS writes them. Classic reversi (an empty start,
+// 32 discs a colour) has none: it is neither read nor written. Parse reads
+// what Format writes; NBoard and Edax read 8×8 records only.
 //
 // One file, ggf.go ([Game], [Parse], [Format]). It may import
 // engines/othello only; engines/nboard and bot/record import it.
@@ -40,14 +48,15 @@ const (
 // Game is a GGF game record: the starting position, the moves after it and
 // the other tags.
 type Game struct {
-	// Start is the position of the BO tag (std mode, Placed zero), or the
-	// std starting position when the record has no BO.
+	// Start is the position of the BO tag (Placed zero) in the mode of
+	// the TY and BO tags: std, anti, grand or octagon; the mode's starting
+	// position when the record has no BO.
 	Start othello.Position
 	// Moves are the B[] and W[] entries in order.
 	Moves []Move
 	// Tags holds the other tags (PB, PW, PC, DT, RE, TI, TY, …) by name,
 	// upper case; a repeated tag keeps its last value. Format writes GM,
-	// TY and BO itself and ignores those keys here.
+	// TY and BO itself, from Start, and ignores those keys here.
 	Tags map[string]string
 }
 
@@ -90,12 +99,14 @@ func (g Game) Position() (othello.Position, error) {
 // other tags follow in name order, before BO.
 var tagOrder = []string{"PC", "DT", "PB", "PW", "RB", "RW", "TI", "TB", "TW"}
 
-// Format writes g as one GGF record. The start must be an std position and
-// every move legal (passes explicit, as othello.Pass). PC defaults to
+// Format writes g as one GGF record. The start must be a position of a
+// mode GGF has a game type for (std, anti, grand, octagon; not reversi)
+// and every move legal (passes explicit, as othello.Pass). PC defaults to
 // "flipbot". Tag values are escaped.
 func Format(g Game) (string, error) {
-	if g.Start.Mode != othello.Std {
-		return "", fmt.Errorf("ggf: %s is not std", g.Start.Mode)
+	ty, board, err := gameType(g.Start.Mode)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("(;GM[Othello]")
@@ -116,7 +127,7 @@ func Format(g Game) (string, error) {
 	for _, k := range tagOrder {
 		writeTag(k)
 	}
-	b.WriteString("TY[8]")
+	b.WriteString("TY[" + ty + "]")
 	writeTag("RE")
 	rest := make([]string, 0, len(tags))
 	for k := range tags {
@@ -128,8 +139,12 @@ func Format(g Game) (string, error) {
 			writeTag(k)
 		}
 	}
-	b.WriteString("BO[8 ")
-	for sq := range 64 {
+	size, blocked := g.Start.Size(), g.Start.Mode.Blocked()
+	b.WriteString("BO[" + board + " ")
+	for sq := range size * size {
+		if blocked.Has(sq) {
+			continue // GGS lists the playable squares only
+		}
 		switch g.Start.At(sq) {
 		case othello.Black:
 			b.WriteByte('*')
@@ -156,7 +171,7 @@ func Format(g Game) (string, error) {
 		}
 		name := "PA"
 		if m.Move != othello.Pass {
-			name = strings.ToUpper(othello.SquareName(m.Move, 8))
+			name = strings.ToUpper(othello.SquareName(m.Move, size))
 		}
 		b.WriteString(tag + "[" + name)
 		if m.HasEval || m.Time > 0 {
@@ -173,6 +188,77 @@ func Format(g Game) (string, error) {
 	}
 	b.WriteString(";)")
 	return b.String(), nil
+}
+
+// Expresses reports whether GGF has a game type for mode: std, anti, grand
+// and octagon; not classic reversi.
+func Expresses(mode othello.Mode) bool {
+	_, _, err := gameType(mode)
+	return err == nil
+}
+
+// gameType returns the TY value of mode and the board type that starts
+// its BO.
+func gameType(mode othello.Mode) (ty, board string, err error) {
+	switch mode {
+	case othello.Std:
+		return "8", "8", nil
+	case othello.Anti:
+		return "8a", "8", nil
+	case othello.Grand:
+		return "10", "10", nil
+	case othello.Octagon:
+		return "88", "88", nil
+	}
+	return "", "", fmt.Errorf("ggf: %s has no GGS game type", mode)
+}
+
+// modeOf returns the FlipSight mode of a board type (8, 10, 88) and
+// whether the game is anti.
+func modeOf(board string, anti bool) (othello.Mode, error) {
+	switch {
+	case board == "8" && anti:
+		return othello.Anti, nil
+	case board == "8":
+		return othello.Std, nil
+	case anti:
+		return 0, fmt.Errorf("ggf: anti on board type %q is no FlipSight mode", board)
+	case board == "10":
+		return othello.Grand, nil
+	case board == "88":
+		return othello.Octagon, nil
+	}
+	return 0, fmt.Errorf("ggf: board type %q is no FlipSight board (want 8, 10 or 88)", board)
+}
+
+// parseType reads a TY value: [s]BOARD then k, rN, a, b or w, in any
+// order. It returns the board type and whether the game is anti.
+func parseType(v string) (board string, anti bool, err error) {
+	t := strings.TrimSpace(v)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "s"), "S")
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 2 {
+		return "", false, fmt.Errorf("ggf: game type %q has no board type", v)
+	}
+	board = t[:i]
+	for i < len(t) {
+		switch c := t[i] | 0x20; c {
+		case 'a':
+			anti = true
+		case 'k', 'b', 'w':
+		case 'r':
+			for i+1 < len(t) && t[i+1] >= '0' && t[i+1] <= '9' {
+				i++
+			}
+		default:
+			return "", false, fmt.Errorf("ggf: game type %q: unknown %q", v, t[i])
+		}
+		i++
+	}
+	return board, anti, nil
 }
 
 // Date formats t as GGS writes DT: 2026.12.02_16:35:01.UTC.
@@ -230,7 +316,8 @@ func validTag(k string) bool {
 }
 
 // Parse reads one GGF game record "(;GM[Othello]…;)". Text before "(;" is
-// skipped. Only 8×8 boards are accepted.
+// skipped. The board is BO's, else TY's, else 8×8: std, anti (TY with
+// a), grand (10) or octagon (88); TY and BO must agree.
 func Parse(s string) (Game, error) {
 	g := Game{Start: othello.New(othello.Std), Tags: map[string]string{}}
 	if len(s) > MaxBytes {
@@ -241,10 +328,16 @@ func Parse(s string) (Game, error) {
 		return g, errors.New("ggf: no \"(;\" opening a game")
 	}
 	s = s[i+2:]
+	var ty, bo *string
+	type rawMove struct {
+		color othello.Color
+		value string
+	}
+	var moves []rawMove
 	for {
 		s = strings.TrimLeft(s, " \t\r\n")
 		if strings.HasPrefix(s, ";)") {
-			return g, nil
+			break
 		}
 		if s == "" {
 			return g, errors.New("ggf: game not closed by \";)\"")
@@ -268,28 +361,56 @@ func Parse(s string) (Game, error) {
 				return g, fmt.Errorf("ggf: game %q is not Othello", value)
 			}
 		case "BO":
-			pos, err := parseBoard(value)
-			if err != nil {
-				return g, err
-			}
-			g.Start = pos
+			bo = &value
 		case "B", "W":
-			if len(g.Moves) >= MaxMoves {
+			if len(moves) >= MaxMoves {
 				return g, fmt.Errorf("ggf: more than %d moves", MaxMoves)
 			}
-			m, err := parseMove(value)
-			if err != nil {
-				return g, err
-			}
-			m.Color = othello.Black
+			c := othello.Black
 			if tag == "W" {
-				m.Color = othello.White
+				c = othello.White
 			}
-			g.Moves = append(g.Moves, m)
+			moves = append(moves, rawMove{c, value})
 		default:
+			if tag == "TY" {
+				ty = &value
+			}
 			g.Tags[tag] = value
 		}
 	}
+	board, anti := "8", false
+	if ty != nil {
+		var err error
+		if board, anti, err = parseType(*ty); err != nil {
+			return g, err
+		}
+	}
+	if bo != nil {
+		b, _, _ := strings.Cut(strings.TrimSpace(*bo), " ")
+		if ty != nil && b != board {
+			return g, fmt.Errorf("ggf: board type %q of BO is not TY's %q", b, board)
+		}
+		board = b
+	}
+	mode, err := modeOf(board, anti)
+	if err != nil {
+		return g, err
+	}
+	g.Start = othello.New(mode)
+	if bo != nil {
+		if g.Start, err = parseBoard(*bo, mode); err != nil {
+			return g, err
+		}
+	}
+	for _, rm := range moves {
+		m, err := parseMove(rm.value, mode.Size())
+		if err != nil {
+			return g, err
+		}
+		m.Color = rm.color
+		g.Moves = append(g.Moves, m)
+	}
+	return g, nil
 }
 
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
@@ -314,26 +435,33 @@ func tagValue(s string) (value, rest string, err error) {
 	return "", "", errors.New("value not closed by \"]\"")
 }
 
-// parseBoard reads a BO value: "8", then 64 squares (* black, O white, -
-// empty; blanks ignored), then the side to move (* or O).
-func parseBoard(v string) (othello.Position, error) {
+// parseBoard reads a BO value of mode: its board type, then its playable
+// squares (* black, O white, - empty; blanks ignored), then the side to
+// move (* or O).
+func parseBoard(v string, mode othello.Mode) (othello.Position, error) {
 	v = strings.TrimSpace(v)
-	size, rest, _ := strings.Cut(v, " ")
-	if size != "8" {
-		return othello.Position{}, fmt.Errorf("ggf: board size %q is not 8", size)
-	}
+	_, rest, _ := strings.Cut(v, " ")
+	size, blocked := mode.Size(), mode.Blocked()
+	playable := size*size - blocked.Count()
 	var cells []byte
 	for i := 0; i < len(rest); i++ {
 		if c := rest[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			if len(cells) > playable {
+				return othello.Position{}, fmt.Errorf("ggf: board has more than %d squares and side", playable+1)
+			}
 			cells = append(cells, c)
 		}
 	}
-	if len(cells) != 65 {
-		return othello.Position{}, fmt.Errorf("ggf: board has %d squares and side, want 64 and 1", len(cells))
+	if len(cells) != playable+1 {
+		return othello.Position{}, fmt.Errorf("ggf: board has %d squares and side, want %d and 1", len(cells), playable)
 	}
-	pos := othello.Position{Mode: othello.Std}
-	for sq, c := range cells[:64] {
-		switch c {
+	pos := othello.Position{Mode: mode}
+	k := 0
+	for sq := range size * size {
+		if blocked.Has(sq) {
+			continue
+		}
+		switch c := cells[k]; c {
 		case '*', 'X', 'x', 'B', 'b':
 			pos.Black = pos.Black.Or(othello.Bit(sq))
 		case 'O', 'o', 'W', 'w':
@@ -342,22 +470,24 @@ func parseBoard(v string) (othello.Position, error) {
 		default:
 			return othello.Position{}, fmt.Errorf("ggf: board square %d is %q", sq, c)
 		}
+		k++
 	}
-	switch cells[64] {
+	switch cells[playable] {
 	case '*', 'X', 'x', 'B', 'b':
 		pos.Turn = othello.Black
 	case 'O', 'o', 'W', 'w':
 		pos.Turn = othello.White
 	default:
-		return othello.Position{}, fmt.Errorf("ggf: side to move %q", cells[64])
+		return othello.Position{}, fmt.Errorf("ggf: side to move %q", cells[playable])
 	}
 	return pos, nil
 }
 
-// parseMove reads "F5", "f5/2.45/1.3", "F5//2.45", "PA".
-func parseMove(v string) (Move, error) {
+// parseMove reads "F5", "f5/2.45/1.3", "F5//2.45", "PA", "J10" on a
+// board of side size.
+func parseMove(v string, size int) (Move, error) {
 	parts := strings.Split(strings.TrimSpace(v), "/")
-	m, err := ParseSquare(parts[0])
+	m, err := parseSquare(parts[0], size)
 	if err != nil {
 		return Move{}, fmt.Errorf("ggf move %q: %w", v, err)
 	}
@@ -383,12 +513,15 @@ func parseMove(v string) (Move, error) {
 
 // ParseSquare reads a move's square as GGF (and NBoard, which speaks GGF's
 // move syntax) writes it: an 8×8 coordinate or a pass ("PA", "pass", …).
-func ParseSquare(s string) (int, error) {
+func ParseSquare(s string) (int, error) { return parseSquare(s, 8) }
+
+// parseSquare is ParseSquare on a board of side size.
+func parseSquare(s string, size int) (int, error) {
 	s = strings.TrimSpace(s)
 	if othello.IsPassToken(s) {
 		return othello.Pass, nil
 	}
-	return othello.ParseSquare(s, 8)
+	return othello.ParseSquare(s, size)
 }
 
 // ParseNumber reads an evaluation or a time of a GGF move: a finite

@@ -1,6 +1,9 @@
 package ggf
 
 import (
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,8 +51,110 @@ func TestFormatWithMoves(t *testing.T) {
 	assert.Equal(t, othello.Black, got.Turn)
 	_, err = Format(Game{Start: start, Moves: []Move{{Move: 0}}})
 	require.Error(t, err, "an illegal move cannot be written")
-	_, err = Format(Game{Start: othello.New(othello.Grand)})
-	require.Error(t, err)
+	_, err = Format(Game{Start: othello.New(othello.Reversi)})
+	require.Error(t, err, "classic reversi has no GGS game type")
+}
+
+// playOut plays mode from its start to the end, move i being the (i mod
+// n)-th legal move (or a pass), each with a time and every third with an
+// evaluation.
+func playOut(t *testing.T, mode othello.Mode) (othello.Position, []Move) {
+	t.Helper()
+	pos := othello.New(mode)
+	var moves []Move
+	for i := 0; !pos.GameOver(); i++ {
+		mv := othello.Pass
+		if l := pos.LegalMoves(); len(l) > 0 {
+			mv = l[(i*7)%len(l)]
+		}
+		m := Move{Move: mv, Time: float64(i%5) + 0.5}
+		if i%3 == 0 {
+			m.Eval, m.HasEval = float64(i%11)-5, true
+		}
+		moves = append(moves, m)
+		var err error
+		pos, err = pos.Play(mv)
+		require.NoError(t, err)
+	}
+	return pos, moves
+}
+
+// TestModesRoundTrip: every mode GGS has a game type for is written with
+// it (TY, and BO's board type) and read back to the same game: the 10×10
+// boards (grand, and the octagon with its 88 playable squares) and anti.
+func TestModesRoundTrip(t *testing.T) {
+	for _, c := range []struct {
+		mode      othello.Mode
+		ty, board string
+		squares   int
+		lastMove  string
+	}{
+		{othello.Std, "8", "8", 64, ""},
+		{othello.Anti, "8a", "8", 64, ""},
+		{othello.Grand, "10", "10", 100, "10"},
+		{othello.Octagon, "88", "88", 88, "10"},
+	} {
+		t.Run(c.mode.String(), func(t *testing.T) {
+			end, moves := playOut(t, c.mode)
+			s, err := Format(Game{Start: othello.New(c.mode), Moves: moves, Tags: map[string]string{"PB": "a", "PW": "b"}})
+			require.NoError(t, err)
+			assert.Contains(t, s, "TY["+c.ty+"]")
+			assert.Regexp(t, `BO\[`+c.board+` [-*O]{`+strconv.Itoa(c.squares)+`} \*\]`, s)
+			if c.lastMove != "" {
+				assert.Regexp(t, `[BW]\[[A-J]`+regexp.QuoteMeta(c.lastMove)+`[/\]]`, s, "a move on rank 10")
+			}
+			g, err := Parse(s)
+			require.NoError(t, err, s)
+			assert.Equal(t, c.mode, g.Start.Mode)
+			assert.Equal(t, othello.New(c.mode), g.Start)
+			require.Len(t, g.Moves, len(moves))
+			for i, m := range moves {
+				assert.Equal(t, m.Move, g.Moves[i].Move, "move %d", i)
+				assert.Equal(t, m.HasEval, g.Moves[i].HasEval, "move %d", i)
+				assert.InDelta(t, m.Time, g.Moves[i].Time, 1e-9, "move %d", i)
+			}
+			got, err := g.Position()
+			require.NoError(t, err)
+			assert.Equal(t, end.Board(), got.Board())
+			again, err := Format(g)
+			require.NoError(t, err)
+			assert.Equal(t, s, again, "what Parse reads, Format writes the same")
+			assert.True(t, Expresses(c.mode))
+		})
+	}
+	assert.False(t, Expresses(othello.Reversi))
+}
+
+// TestParseGameTypes: GGS's game types, as its server writes them, name
+// the mode; TY and BO must agree.
+func TestParseGameTypes(t *testing.T) {
+	std8 := "BO[8 ---------------------------O*------*O--------------------------- *]"
+	for _, c := range []struct {
+		rec  string
+		mode othello.Mode
+	}{
+		{"(;TY[8]" + std8 + ";)", othello.Std},
+		{"(;" + std8 + ";)", othello.Std},
+		{"(;TY[8a]" + std8 + ";)", othello.Anti},
+		{"(;TY[s8r20]" + std8 + ";)", othello.Std},
+		{"(;TY[8kr16a]" + std8 + ";)", othello.Anti},
+		{"(;TY[10];)", othello.Grand},
+		{"(;TY[88];)", othello.Octagon},
+		{"(;TY[s10r30];)", othello.Grand},
+	} {
+		g, err := Parse(c.rec)
+		require.NoError(t, err, c.rec)
+		assert.Equal(t, c.mode, g.Start.Mode, c.rec)
+	}
+	for _, rec := range []string{
+		"(;TY[6];)", "(;TY[14];)", "(;TY[10a];)", "(;TY[8q];)", "(;TY[];)", "(;TY[a8];)",
+		"(;TY[8]BO[10 " + strings.Repeat("-", 100) + " *];)",
+		"(;BO[88 " + strings.Repeat("-", 100) + " *];)",
+		"(;BO[10 " + strings.Repeat("-", 88) + " *];)",
+	} {
+		_, err := Parse(rec)
+		assert.Error(t, err, rec)
+	}
 }
 
 // TestFullRecordRoundTrip writes a whole game with tags, evaluations,
@@ -152,7 +257,10 @@ func TestParseErrors(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	s, _ := Format(Game{Start: othello.New(othello.Std), Moves: []Move{{Move: 37, Eval: 1, HasEval: true}, {Move: 43, Time: 2}}})
-	for _, seed := range []string{s, "(;B[PA]W[F5/1/2];)", "(;BO[8 * ];)", `(;PB[a\]b];)`} {
+	grand, _ := Format(Game{Start: othello.New(othello.Grand), Moves: []Move{{Move: 46}}})
+	octagon, _ := Format(Game{Start: othello.New(othello.Octagon)})
+	anti, _ := Format(Game{Start: othello.New(othello.Anti), Moves: []Move{{Move: 37}}})
+	for _, seed := range []string{s, grand, octagon, anti, "(;TY[s10r12];)", "(;B[PA]W[F5/1/2];)", "(;BO[8 * ];)", `(;PB[a\]b];)`} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -177,7 +285,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("cannot read back %q: %v", out, err)
 		}
 		pos2, err := g2.Position()
-		if err != nil || pos2.Black != pos.Black || pos2.White != pos.White {
+		if err != nil || pos2.Black != pos.Black || pos2.White != pos.White || pos2.Mode != pos.Mode {
 			t.Fatalf("round trip of %q differs: %v", s, err)
 		}
 	})

@@ -6,7 +6,10 @@
 // after a grace period. The process gets an environment built from an
 // allow-list of ours ([EngineEnv]: PATH, HOME, locale, …), never the
 // whole of it: the bot token (FS_BOT_TOKEN) and any other secret of the
-// parent stay out of engines.
+// parent stay out of engines. FLIPBOT_ENGINE_ENV lists further variables
+// to pass. An engine that cannot start, or fails within seconds of its
+// start, is told which of its own variables the filter dropped (names
+// only, never one that looks secret) and how to pass them.
 //
 // The engine's tree is what the OS lets us hold:
 //
@@ -38,7 +41,7 @@
 //
 //	process.go          Start, Send, Lines, Stop and Kill
 //	slot.go             Slot, the restartable process an adapter talks to
-//	env.go              EngineEnv, the engine's environment
+//	env.go              EngineEnv, the engine's environment; the note on what it lacks
 //	split.go            SplitCommand
 //	stderr.go           the engine's stderr to the log, rate-limited
 //	memory.go           Memory, from /proc (Linux)

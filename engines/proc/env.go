@@ -1,7 +1,10 @@
 package proc
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -58,11 +61,8 @@ func EngineEnv(parent []string) []string {
 }
 
 func keepEnv(name string) bool {
-	up := strings.ToUpper(name)
-	for _, w := range envSecretWords {
-		if strings.Contains(up, w) {
-			return false
-		}
+	if looksSecret(name) {
+		return false
 	}
 	for _, k := range envKeep {
 		if name == k {
@@ -79,3 +79,143 @@ func keepEnv(name string) bool {
 
 // defaultEnv is the environment of a process whose Config.Env is nil.
 func defaultEnv() []string { return EngineEnv(os.Environ()) }
+
+// maxNamed bounds the variable names an envNote lists.
+const maxNamed = 8
+
+// genericParts are name parts too common to tie a variable to an engine
+// (JAVA_HOME belongs to java by JAVA, not by HOME).
+var genericParts = map[string]bool{
+	"home": true, "path": true, "dir": true, "root": true, "lib": true, "bin": true, "data": true,
+	"config": true, "conf": true, "opts": true, "options": true, "file": true, "env": true, "var": true,
+	"tmp": true, "user": true, "level": true, "mode": true, "debug": true, "log": true,
+}
+
+// libraryPrefixes name variables of the libraries native engines are
+// often built on (GPUs, BLAS, the dynamic loader), which an engine may
+// need whatever its name.
+var libraryPrefixes = []string{"CUDA", "NVIDIA_", "ROCM_", "HIP_", "MKL_", "OPENBLAS_", "GLIBC_", "LD_", "DYLD_"}
+
+// runtimePrefixes name the variables of a runtime, by a word of the
+// command that runs on it ("java -jar engine.jar": JAVA_HOME).
+var runtimePrefixes = map[string][]string{
+	"java": {"JAVA", "JDK_"}, "node": {"NODE_"}, "dotnet": {"DOTNET_"}, "julia": {"JULIA_"},
+	"wine": {"WINE"}, "python": {"CONDA_", "VIRTUAL_"}, "python3": {"CONDA_", "VIRTUAL_"},
+}
+
+// envNote says what an engine's environment child lacks of ours, parent
+// (KEY=VALUE entries both), for an engine that failed to start or exited
+// at once: the dropped variables that look like the engine's own (a part
+// of the name, split at "_", is a word of one of command's file names, the
+// program's or a script's; or the name is a library's, CUDA_VISIBLE_DEVICES,
+// or that of a runtime the command names, JAVA_HOME for java) by name, at most maxNamed of them, and how
+// many others were dropped. Names only, never a value; never the token's
+// name nor one that looks secret. "" when nothing was dropped.
+func envNote(parent, child, command []string) string {
+	passed := map[string]bool{}
+	for _, kv := range child {
+		if name, _, ok := strings.Cut(kv, "="); ok {
+			passed[name] = true
+		}
+	}
+	words := commandWords(command)
+	var own []string
+	others := 0
+	seen := map[string]bool{}
+	for _, kv := range parent {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || seen[name] || passed[name] || name == tokenVar || name == ExtraEnvVar || looksSecret(name) {
+			continue
+		}
+		seen[name] = true
+		if enginesOwn(name, words) {
+			own = append(own, name)
+		} else {
+			others++
+		}
+	}
+	slices.Sort(own)
+	if len(own) > maxNamed {
+		others += len(own) - maxNamed
+		own = own[:maxNamed]
+	}
+	switch {
+	case len(own) > 0 && others > 0:
+		return fmt.Sprintf("the engine environment filter dropped %s and %d other %s; %s=%s passes them",
+			strings.Join(own, ", "), others, variables(others), ExtraEnvVar, strings.Join(own, ","))
+	case len(own) > 0:
+		return fmt.Sprintf("the engine environment filter dropped %s; %s=%s passes them",
+			strings.Join(own, ", "), ExtraEnvVar, strings.Join(own, ","))
+	case others > 0:
+		return fmt.Sprintf("the engine environment filter passed it none of %d other %s of ours; %s=NAME,… passes those it needs",
+			others, variables(others), ExtraEnvVar)
+	}
+	return ""
+}
+
+func variables(n int) string {
+	if n == 1 {
+		return "variable"
+	}
+	return "variables"
+}
+
+// looksSecret reports whether a variable's name contains a secret word.
+func looksSecret(name string) bool {
+	up := strings.ToUpper(name)
+	for _, w := range envSecretWords {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandWords returns the words (lower case, 3 letters or more) of the
+// file names in command: "/opt/edax/bin/lEdax-x64-modern" gives "ledax",
+// "x64" and "modern"; "python3 my_bot.py" gives "python3", "my" is too
+// short, "bot".
+func commandWords(command []string) []string {
+	var words []string
+	for _, c := range command {
+		base := strings.ToLower(filepath.Base(strings.ReplaceAll(c, `\`, "/")))
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+		for _, w := range strings.FieldsFunc(base, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) {
+			if len(w) >= 3 && !genericParts[w] {
+				words = append(words, w)
+			}
+		}
+	}
+	return words
+}
+
+// enginesOwn reports whether a variable looks like the engine's own: a
+// library's, a runtime's that words name, or a part of its name is one of
+// words, or holds one or is held in one (EDAX in "ledax").
+func enginesOwn(name string, words []string) bool {
+	up := strings.ToUpper(name)
+	hasPrefix := func(prefixes []string) bool {
+		return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(up, p) })
+	}
+	if hasPrefix(libraryPrefixes) {
+		return true
+	}
+	for _, w := range words {
+		if hasPrefix(runtimePrefixes[w]) {
+			return true
+		}
+	}
+	for _, part := range strings.Split(strings.ToLower(name), "_") {
+		if len(part) < 3 || genericParts[part] {
+			continue
+		}
+		for _, w := range words {
+			if part == w || len(part) >= 4 && strings.Contains(w, part) || len(w) >= 4 && strings.Contains(part, w) {
+				return true
+			}
+		}
+	}
+	return false
+}

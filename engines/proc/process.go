@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,6 +27,9 @@ const (
 	DefaultMaxLineBytes = 64 << 10
 	// killWait bounds the wait for a killed process to be reaped.
 	killWait = 5 * time.Second
+	// quickExit is how soon after its start an engine that exits has
+	// exited at once: its exit names what the environment filter dropped.
+	quickExit = 5 * time.Second
 	// lineBuffer is the number of stdout lines held for the reader.
 	lineBuffer = 64
 	// maxLogLine bounds a stderr line in the log.
@@ -82,7 +86,16 @@ type Process struct {
 
 	writeMu  sync.Mutex
 	stopOnce sync.Once
-	waitErr  error // set before done is closed
+	stopping atomic.Bool // Stop or Kill was called
+	waitErr  error       // set before done is closed
+	// started is when the process started.
+	started time.Time
+	// envNote says which of our variables its environment lacks (see
+	// envNote), for an exit at once; "" when none.
+	envNote string
+	// atOnce: the process exited within quickExit of its start, unasked,
+	// lacking variables of ours (set before done is closed).
+	atOnce bool
 }
 
 // Start starts the program described by cfg in a process tree of its
@@ -155,6 +168,7 @@ func Start(cfg Config) (*Process, error) {
 	if cmd.Env == nil {
 		cmd.Env = defaultEnv()
 	}
+	note := envNote(os.Environ(), cmd.Env, append([]string{cfg.Path}, cfg.Args...))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	t, err := newTree(log)
 	if err != nil {
@@ -165,6 +179,9 @@ func Start(cfg Config) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		t.release()
 		closeAll()
+		if note != "" {
+			return nil, fmt.Errorf("start engine %s: %w (%s)", cfg.Name, err, note)
+		}
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
 	if err := t.started(cmd.Process.Pid); err != nil {
@@ -191,6 +208,8 @@ func Start(cfg Config) (*Process, error) {
 		lines:   make(chan string, lineBuffer),
 		done:    make(chan struct{}),
 		closing: make(chan struct{}),
+		started: time.Now(),
+		envNote: note,
 	}
 	p.readers.Add(2)
 	go p.readStdout()
@@ -222,10 +241,15 @@ func (p *Process) Exited() bool {
 }
 
 // ExitErr returns the result of waiting for the process (nil for exit
-// status 0); it is meaningful only after Done is closed.
+// status 0); it is meaningful only after Done is closed. When the process
+// failed at once (within quickExit of its start, unasked) and its
+// environment lacks variables of ours, the error names them (envNote).
 func (p *Process) ExitErr() error {
 	select {
 	case <-p.done:
+		if p.waitErr != nil && p.atOnce {
+			return fmt.Errorf("%w (%s)", p.waitErr, p.envNote)
+		}
 		return p.waitErr
 	default:
 		return nil
@@ -264,6 +288,7 @@ func (p *Process) Stop() { p.stop(true) }
 func (p *Process) Kill() { p.stop(false) }
 
 func (p *Process) stop(graceful bool) {
+	p.stopping.Store(true)
 	p.stopOnce.Do(func() {
 		if graceful && !p.Exited() {
 			// The tree as it is now: a child that the engine leaves
@@ -316,8 +341,13 @@ func (p *Process) waitDone(d time.Duration) bool {
 
 func (p *Process) wait() {
 	p.waitErr = p.cmd.Wait()
-	close(p.done)
+	lived := time.Since(p.started)
+	p.atOnce = p.envNote != "" && lived < quickExit && !p.stopping.Load()
 	p.log.Debug("engine exited", "status", exitText(p.waitErr))
+	if p.atOnce {
+		p.log.Warn("engine exited at once", "status", exitText(p.waitErr), "after", lived.Round(time.Millisecond), "env", p.envNote)
+	}
+	close(p.done)
 }
 
 func exitText(err error) string {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -63,6 +64,8 @@ func fake(args []string) int {
 		w.Flush()
 		fmt.Fprintln(os.Stderr, "a diagnostic")
 		return 0
+	case "exit3": // fail at once
+		return 3
 	case "grandchild": // leave a child holding stdout, print "pid N" of it, exit
 		exe, _ := os.Executable()
 		c := exec.Command(exe, "ignorequit")
@@ -222,4 +225,55 @@ func TestRelativePathWithDir(t *testing.T) {
 	require.NoError(t, p.Send("hi"))
 	got, _ := next(t, p)
 	assert.Equal(t, "hi", got)
+}
+
+// TestQuickExitNamesDroppedVariables: an engine that fails at once is told
+// which of its own variables the environment filter dropped (names only),
+// in ExitErr and in the log; one stopped by us is not.
+func TestQuickExitNamesDroppedVariables(t *testing.T) {
+	t.Setenv("PROC_MODEL", "/models/secret-path")
+	t.Setenv("PROC_API_TOKEN", "fsbm_SECRET")
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	env := append(EngineEnv(os.Environ()), fakeEnv+"=1", "GORACE=atexit_sleep_ms=0")
+	var log enginetest.Log
+	p, err := Start(Config{Path: exe, Args: []string{"exit3"}, Env: env, Logger: log.Logger()})
+	require.NoError(t, err)
+	t.Cleanup(p.Kill)
+	<-p.Done()
+	e := p.ExitErr()
+	require.Error(t, e)
+	assert.Contains(t, e.Error(), "exit status 3")
+	// The machine's own variables may be named too: PROC_MODEL among them.
+	assert.Regexp(t, `\(the engine environment filter dropped [^;]*\bPROC_MODEL\b`, e.Error())
+	assert.Regexp(t, ExtraEnvVar+`=\S*\bPROC_MODEL\b\S* passes them\)`, e.Error())
+	var ee *exec.ExitError
+	assert.ErrorAs(t, e, &ee, "still the exit error underneath")
+	assert.True(t, log.Contains("engine exited at once"), log.String())
+	for _, s := range []string{e.Error(), log.String()} {
+		assert.NotContains(t, s, "/models/secret-path")
+		assert.NotContains(t, s, "PROC_API_TOKEN")
+		assert.NotContains(t, s, "SECRET")
+	}
+
+	// Stopped by us: no note.
+	q := start(t, nil, Config{}, "echo")
+	q.Kill()
+	assert.NotContains(t, fmt.Sprint(q.ExitErr()), ExtraEnvVar)
+}
+
+// TestStartFailureNamesDroppedVariables: a program that cannot start is
+// told the same.
+func TestStartFailureNamesDroppedVariables(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no execute permission bit on Windows")
+	}
+	t.Setenv("PROCENGINE_HOME", "/opt/procengine")
+	path := filepath.Join(t.TempDir(), "procengine")
+	require.NoError(t, os.WriteFile(path, []byte("not a program"), 0o644))
+	_, err := Start(Config{Path: path})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "permission denied")
+	assert.Regexp(t, `dropped [^;]*\bPROCENGINE_HOME\b`, err.Error())
+	assert.NotContains(t, err.Error(), "/opt/procengine")
 }

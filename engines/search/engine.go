@@ -116,7 +116,12 @@ func New(opts Options) *Engine {
 }
 
 // Name implements [engines.Engine].
-func (e *Engine) Name() string { return fmt.Sprintf("flipbot search (%d threads)", e.threads) }
+func (e *Engine) Name() string {
+	if e.threads == 1 {
+		return "flipbot search (1 thread)"
+	}
+	return fmt.Sprintf("flipbot search (%d threads)", e.threads)
+}
 
 // Supports implements [engines.Engine]: every mode.
 func (e *Engine) Supports(mode othello.Mode) bool { return int(mode) < len(e.ev8) }

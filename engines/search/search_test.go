@@ -309,3 +309,10 @@ func FuzzParseOBF(f *testing.F) {
 		}
 	})
 }
+
+// TestNameCountsThreads: the name reported to FlipSight reads right with
+// one thread ("1 thread", not "1 threads").
+func TestNameCountsThreads(t *testing.T) {
+	assert.Equal(t, "flipbot search (1 thread)", New(Options{Threads: 1}).Name())
+	assert.Equal(t, "flipbot search (4 threads)", New(Options{Threads: 4}).Name())
+}
