@@ -132,23 +132,23 @@ func (l legResult) frames() []frame {
 // ReplayPage is the replay of one ended match (/arena/matches/ID): one leg
 // at one position, the move list numbered by plies, both clocks.
 type ReplayPage struct {
-	Match   MatchView
-	Legs    []ReplayLeg // the legs' tabs
-	Leg     int         // the leg shown
-	Ply     int         // the position shown: after Ply moves
-	Last    int         // the last ply
-	Board   template.HTML
-	Black   string
-	White   string
-	ClockB  string
-	ClockW  string
-	Discs   [2]int
-	Move    string // the move that led here, "19. b1"; empty at the start
-	Status  string // the leg's end
-	Rows    []ReplayRow
-	Back    string // the match's page without ply: ?leg=N
-	Prev    int
-	Next    int
+	Match  MatchView
+	Legs   []ReplayLeg // the legs' tabs
+	Leg    int         // the leg shown
+	Ply    int         // the position shown: after Ply moves
+	Last   int         // the last ply
+	Board  template.HTML
+	Black  string
+	White  string
+	ClockB string
+	ClockW string
+	Discs  [2]int
+	Move   string // the move that led here, "19. b1"; empty at the start
+	Status string // the leg's end
+	Rows   []ReplayRow
+	Back   string // the match's page without ply: ?leg=N
+	Prev   int
+	Next   int
 }
 
 // ReplayLeg is a leg's tab.

@@ -33,7 +33,7 @@ type Server struct {
 	bots      []*bot
 	byToken   map[[32]byte]*bot
 	matches   map[int64]*match
-	finished  []int64 // ids of ended matches, oldest first
+	finished  []int64   // ids of ended matches, oldest first
 	results   []*result // the page's last KeptResults ended matches, oldest first
 	nextMatch int64
 	nextRoom  int64
