@@ -78,9 +78,13 @@ func (s *Server) ended(m *match) {
 	}
 }
 
+// ReplayPath returns the path of an ended match's replay page (a human
+// room's latest round), while it is among the last KeptResults.
+func ReplayPath(id int64) string { return "/arena/matches/" + strconv.FormatInt(id, 10) }
+
 // replayURL returns the page of result r.
 func (r *result) replayURL() string {
-	u := "/arena/matches/" + strconv.FormatInt(r.id, 10)
+	u := ReplayPath(r.id)
 	if r.round > 0 {
 		u += "?round=" + strconv.FormatInt(r.round, 10)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -28,7 +29,9 @@ func get(t *testing.T, url string) (int, string) {
 
 // playedOut plays a std pair between alpha and beta to its end, 300 ms a
 // move, and returns its id.
-func playedOut(t *testing.T, f *fixture) int64 {
+func playedOut(t *testing.T, f *fixture) int64 { return playedOutB(t, f) }
+
+func playedOutB(t testing.TB, f *fixture) int64 {
 	t.Helper()
 	a, b := f.client(t, "ta"), f.client(t, "tb")
 	id := runningPair(t, f, a, b, "std")
@@ -154,4 +157,57 @@ func TestPageExplainsLevels(t *testing.T) {
 	}
 	assert.Contains(t, page, "house:4 is a bot named house searching 4 moves ahead")
 	assert.Contains(t, page, "less than 10 s left")
+}
+
+// TestHumanRoomRoundsReplayed: each round of a human room is a result of
+// its own (?round=R), replayed from the rules' start with the XOT moves.
+func TestHumanRoomRoundsReplayed(t *testing.T) {
+	f := newFixture(t, Config{})
+	a := f.client(t, "ta")
+	a.poll()
+	id, err := f.srv.CreateHuman(HumanOptions{Bot: "alpha", Rounds: 2, XOT: true})
+	require.NoError(t, err)
+	for range 400 {
+		if r, _ := f.srv.Result(id); r.Ended {
+			break
+		}
+		f.clock.Advance(300 * time.Millisecond)
+		f.srv.Tick()
+		a.step()
+	}
+	r, _ := f.srv.Result(id)
+	require.True(t, r.Ended)
+	recent := f.srv.Snapshot().Recent
+	require.Len(t, recent, 2)
+	assert.Equal(t, ReplayPath(id)+"?round=2", recent[0].Replay)
+	assert.Equal(t, ReplayPath(id)+"?round=1", recent[1].Replay)
+	for _, round := range []string{"1", "2"} {
+		status, page := get(t, f.ts.URL+ReplayPath(id)+"?round="+round+"&ply=0")
+		require.Equal(t, http.StatusOK, status)
+		assert.Contains(t, page, "round "+round)
+		assert.Contains(t, page, "discs 2–2", "round %s starts from the rules' start", round)
+		assert.Contains(t, page, `data-ply="8"><small>8.</small>`, "the XOT moves are plies 1–8")
+	}
+	status, _ := get(t, f.ts.URL+ReplayPath(id)+"?round=3")
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+// FuzzReplayQuery: any path and query of a replay answer 200 or 404,
+// never a panic.
+func FuzzReplayQuery(f *testing.F) {
+	fx := newFixture(f, Config{})
+	id := playedOutB(f, fx)
+	h := fx.srv.Handler()
+	for _, s := range []string{"leg=1&ply=3", "ply=-1", "leg=9&ply=99999999999999999999", "round=x", "ply=%00", "leg=-3"} {
+		f.Add(fmt.Sprint(id), s)
+	}
+	f.Fuzz(func(t *testing.T, path, query string) {
+		req, err := http.NewRequest(http.MethodGet, "/arena/matches/x", nil)
+		require.NoError(t, err)
+		req.URL.Path = "/arena/matches/" + path
+		req.URL.RawQuery = query
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		assert.Contains(t, []int{http.StatusOK, http.StatusNotFound, http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusBadRequest}, w.Code, "the mux redirects unclean paths")
+	})
 }
