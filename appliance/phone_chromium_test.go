@@ -53,6 +53,7 @@ func checkPhonePage(t *testing.T, b *browser.Browser, url, name string) image.Im
 	var width int
 	require.NoError(t, b.Eval(`document.documentElement.scrollWidth`, &width))
 	assert.LessOrEqual(t, width, phoneWidth, "%s: the page scrolls sideways at %d px", name, phoneWidth)
+	t.Logf("%s: scrollWidth %d at %d px", name, width, phoneWidth)
 	// What sticks out, for the failure message.
 	var wide []string
 	require.NoError(t, b.Eval(`Array.from(document.querySelectorAll("body *")).filter(function(e){`+

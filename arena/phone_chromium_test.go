@@ -46,6 +46,7 @@ func phonePage(t *testing.T, b *browser.Browser, url, name string, boards int) [
 	var width int
 	require.NoError(t, b.Eval(`document.documentElement.scrollWidth`, &width))
 	assert.LessOrEqual(t, width, phoneWidth, "%s scrolls sideways at %d px", name, phoneWidth)
+	t.Logf("%s: scrollWidth %d at %d px", name, width, phoneWidth)
 	var bs []boardOnScreen
 	require.NoError(t, b.Eval(`Array.from(document.querySelectorAll("svg.board-svg")).map(function(s){`+
 		`var r=s.getBoundingClientRect();var m=s.querySelector(".m-last");var mr=m.getBoundingClientRect();`+
