@@ -36,11 +36,11 @@
 //   - games.go: the games list and the games' API and downloads (the
 //     analysis JSON among them); exports stream game by game, one at a
 //     time.
-//   - replay.go, replay.html, replay.js: the replay page: the board
-//     (internal/boardview's drawing, the arena's too) and the score graph
-//     drawn in SVG by the server at any position
+//   - replay.go, replay.html, replay.js: the replay page: the board and
+//     the score graph drawn in SVG by the server at any position
 //     (?ply=N), the move list, the positions' panels, and the script that
-//     steps through them in place (keys ← → Home End, clicks).
+//     steps through them in place (keys ← → Home End, clicks). The board
+//     is internal/boardview's drawing, the arena's too.
 //   - templates.go: the page templates (*.html) and their functions.
 //   - static.go: /static/ (style.css, board.css from internal/boardview,
 //     refresh.js, replay.js and nothing else).
