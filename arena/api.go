@@ -296,7 +296,7 @@ func (s *Server) answer(b *bot, req *request, accept bool, now int64) (any, *api
 	if !accept {
 		m.status = flipsight.MatchRejected
 		m.endMS = now
-		s.finished = append(s.finished, m.id)
+		s.ended(m)
 		if m.auto {
 			b.autoOffUntil = now + DefaultAutoMatchPause.Milliseconds()
 		}

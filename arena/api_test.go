@@ -61,7 +61,7 @@ func TestTransportErrors(t *testing.T) {
 
 // runningPair starts a std match alpha (participant 0) vs beta and returns
 // its id after both polled.
-func runningPair(t *testing.T, f *fixture, a, b *specClient, mode string) int64 {
+func runningPair(t testing.TB, f *fixture, a, b *specClient, mode string) int64 {
 	t.Helper()
 	a.poll()
 	b.poll()

@@ -10,7 +10,8 @@
 //
 //	POST /flipsight/bot_match_api.php   the five agent_* actions
 //	GET  /flipsight_api/bot-stream      the NDJSON event stream
-//	GET  /                              a live web page (bots, boards, results)
+//	GET  /                              a live web page (bots, boards, results, the built-in levels)
+//	GET  /arena/matches/{id}            an ended match's replay (?leg=L&ply=N; human rooms ?round=R)
 //	GET  /arena/state.json              the page's data as JSON
 //	POST /arena/admin/*                 test hooks: loopback clients, own Host, same origin, JSON only
 //
@@ -33,7 +34,7 @@
 //     automatch.go: matches offered to idle bots (auto-match); human.go:
 //     human matches and their rounds.
 //   - builtin.go, level.go: the built-in bots and their levels ([Player],
-//     [Engines]); remote.go: [PlayOverAPI], a minimal connector for demos
+//     [Engines], [Levels]); remote.go: [PlayOverAPI], a minimal connector for demos
 //     and tests.
 //   - rating.go: every bot's Glicko-2 rating ([InitialRating]), updated
 //     when a ranked bot-vs-bot match finishes, and reported in
@@ -42,12 +43,19 @@
 //     ([EloInterval]).
 //   - admin.go: the test hooks (/arena/admin/*: [Server.Challenge],
 //     [Server.StartMatch], [Server.Result]).
-//   - page.go: the live page and its JSON ([Server.Snapshot]).
+//   - page.go, web/page.html: the live page and its JSON
+//     ([Server.Snapshot]): boards drawn by internal/boardview (the
+//     appliance's replay draws its boards with it too), coordinates and
+//     the last move on each, a clock red only under [ShortClock].
+//   - results.go, web/replay.html: the last [KeptResults] ended matches,
+//     kept for the page after the API forgets them, and their replays
+//     (board, move list numbered by plies, both clocks at every position).
 //   - clock.go: [Clock], [SystemClock], [ManualClock].
 //
 // It may import flipsight (the wire types it serves), arena/glicko (the
 // rating system), engines and engines/othello (the rules it referees
-// with) and engines/search (the built-in engine of its house bots);
-// nothing of bot, appliance or cmd.
+// with), engines/search (the built-in engine of its house bots) and
+// internal/boardview (the boards its page draws, as the appliance's
+// replay does); nothing of bot, appliance or cmd.
 // Its tests also run external engines (engines/jsonline, engines/proc).
 package arena

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
@@ -26,6 +27,25 @@ const (
 
 // DefaultBuiltinLevel is the level of a built-in bot when none is given.
 const DefaultBuiltinLevel = 4
+
+// Level is one line of the built-in levels' table, as the page and
+// `flipbot-arena serve -h` explain them.
+type Level struct {
+	Level string // "0", "2–59"
+	Plays string // what a bot at that level plays
+}
+
+// Levels explains the built-in levels: what LEVEL in --builtin
+// NAME:LEVEL (a built-in bot's engine_level) plays.
+func Levels() []Level {
+	return []Level{
+		{"0", "a random legal move, at once"},
+		{"1", "the greedy move: most discs after it (fewest in anti), at once"},
+		{"2–59", "the built-in search engine looking that many moves (plies) ahead, within a share of its clock; " +
+			"the default is " + strconv.Itoa(DefaultBuiltinLevel) + ", so --builtin house:4 is a bot named house searching 4 moves ahead"},
+		{"60", "the built-in search engine at full strength, managing its clock itself"},
+	}
+}
 
 // Engines makes the engines of built-in bots. One search engine (with its
 // table and core pool) is shared by every built-in bot at a search level.

@@ -263,7 +263,7 @@ func (s *Server) endMatch(m *match, at int64, status, reason string, winner *int
 	m.reason = &reason
 	m.winner = winner
 	m.endMS = at
-	s.finished = append(s.finished, m.id)
+	s.ended(m)
 	s.rate(m)
 	a, b := s.botName(m.botA), s.botName(m.botB)
 	t := m.totals()
@@ -384,7 +384,7 @@ func (s *Server) expire(m *match, now int64) bool {
 	}
 	m.status = flipsight.MatchExpired
 	m.endMS = now
-	s.finished = append(s.finished, m.id)
+	s.ended(m)
 	if m.auto {
 		if b := s.botByID(m.botB); b != nil {
 			b.autoOffUntil = now + DefaultAutoMatchPause.Milliseconds()

@@ -2,22 +2,28 @@ package arena
 
 import (
 	"embed"
+	"fmt"
 	"html/template"
 	"net/http"
 	"time"
 
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/boardview"
 )
 
-//go:embed web/page.html
+//go:embed web/page.html web/replay.html
 var webFS embed.FS
 
-// parsePage parses the page template, once per server (no package-level state).
+// parsePage parses the page templates, once per server (no package-level
+// state).
 func parsePage() *template.Template {
 	return template.Must(template.New("page.html").Funcs(template.FuncMap{
-		"sq": func(sq, size int) string { return othello.SquareName(sq, size) },
-	}).ParseFS(webFS, "web/page.html"))
+		"sq":          func(sq, size int) string { return othello.SquareName(sq, size) },
+		"boardCSS":    func() template.CSS { return template.CSS(boardview.CSS) },
+		"levels":      Levels,
+		"keptResults": func() int { return KeptResults },
+	}).ParseFS(webFS, "web/page.html", "web/replay.html"))
 }
 
 // Snapshot is the page's view of the arena, also served as
@@ -58,6 +64,10 @@ type MatchView struct {
 	Totals [2]int    `json:"totals"`
 	Winner string    `json:"winner"`
 	Legs   []LegView `json:"legs"`
+	// Round is a human room's round (its rounds share the match id).
+	Round int64 `json:"round,omitempty"`
+	// Replay is the page that replays an ended match's legs.
+	Replay string `json:"replay,omitempty"`
 }
 
 // LegView is a live board.
@@ -74,7 +84,18 @@ type LegView struct {
 	Status  string     `json:"status"`
 	Moves   int        `json:"moves"`
 	Running bool       `json:"running"`
+	// Short marks a clock under ShortClock: black's, white's.
+	Short [2]bool `json:"short"`
+	// Board is the board drawn by internal/boardview, with coordinates
+	// and the last move marked.
+	Board template.HTML `json:"-"`
 }
+
+// ShortClock returns the remaining time under which a clock of clockMS
+// per leg shows red on the page: 10 s, or a sixth of the clock when that
+// is less (5 s of the demo's 30 s), so a clock is red only when its side
+// is short of time.
+func ShortClock(clockMS int64) int64 { return min(10_000, clockMS/6) }
 
 // Snapshot returns the arena's current view.
 func (s *Server) Snapshot() Snapshot {
@@ -96,17 +117,17 @@ func (s *Server) Snapshot() Snapshot {
 	ms := s.sortedMatches()
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
-		v := s.matchView(m, now)
 		switch m.status {
 		case flipsight.MatchRunning:
-			snap.Live = append(snap.Live, v)
+			snap.Live = append(snap.Live, s.matchView(m, now))
 		case flipsight.MatchPending:
-			snap.Pending = append(snap.Pending, v)
-		default:
-			if len(snap.Recent) < 30 {
-				snap.Recent = append(snap.Recent, v)
-			}
+			snap.Pending = append(snap.Pending, s.matchView(m, now))
 		}
+	}
+	// The results: the last KeptResults ended matches, newest first, each
+	// with its replay, however long ago the API forgot them.
+	for i := len(s.results) - 1; i >= 0; i-- {
+		snap.Recent = append(snap.Recent, s.results[i].view())
 	}
 	return snap
 }
@@ -173,6 +194,15 @@ func legView(m *match, l *leg, names [2]string, now int64) LegView {
 		ClockB: fmtClock(clk[0]), ClockW: fmtClock(clk[1]), Discs: [2]int{b, w},
 		Status: l.status, Moves: len(l.history), Running: l.active(),
 	}
+	for c := range clk {
+		v.Short[c] = clk[c] < ShortClock(m.clockMS)
+	}
+	lastSq := -1
+	if last >= 0 {
+		lastSq = last
+	}
+	v.Board = boardview.Board{Size: size, Cells: cells(m.mode, l.pos), Last: lastSq, Best: -1, Legal: legal.Squares(),
+		Label: fmt.Sprintf("%s vs %s, %d moves", v.Black, v.White, v.Moves)}.SVG()
 	if l.active() {
 		v.Turn = l.pos.Turn.String()
 	}
@@ -192,6 +222,7 @@ func fmtClock(ms int64) string {
 type pageData struct {
 	Snapshot
 	API, Stream string
+	Default     int // the built-in bots' default level
 }
 
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
@@ -208,7 +239,7 @@ func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, name string)
 		scheme = "https"
 	}
 	base := scheme + "://" + r.Host
-	data := pageData{Snapshot: s.Snapshot(), API: base + APIPath, Stream: base + StreamPath}
+	data := pageData{Snapshot: s.Snapshot(), API: base + APIPath, Stream: base + StreamPath, Default: DefaultBuiltinLevel}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	if err := s.page.ExecuteTemplate(w, name, data); err != nil {

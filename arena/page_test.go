@@ -55,7 +55,7 @@ func TestPageHTML(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode)
 	html := string(body)
-	for _, want := range []string{"alpha", "beta", "--api http://127.0.0.1:", "/flipsight_api/bot-stream", "Live matches", `class="board"`, `class="board s10"`, "leg 0", "leg 1", "0:5", "Recent results", "rejected", "<script>"} {
+	for _, want := range []string{"alpha", "beta", "--api http://127.0.0.1:", "/flipsight_api/bot-stream", "Live matches", `class="board-svg s8"`, `class="board-svg s10"`, `<text class="coord" x="42" y="15">a</text>`, "leg 0", "leg 1", "0:5", "Recent results", "rejected", "<script>"} {
 		assert.Contains(t, html, want)
 	}
 	assert.Equal(t, 2, strings.Count(html, `data-match=`), "two live matches")
@@ -110,7 +110,7 @@ func TestPageInChromium(t *testing.T) {
 	// The DOM after the scripts ran (the live part refreshed by fetch).
 	dom := string(run("--dump-dom"))
 	assert.Contains(t, dom, "flipbot arena")
-	assert.Contains(t, dom, `class="board"`)
+	assert.Contains(t, dom, `class="board-svg s8"`)
 	assert.Contains(t, dom, "alpha")
 	assert.Equal(t, 2, strings.Count(dom, "data-match="))
 	run("--screenshot=" + shot)

@@ -33,7 +33,8 @@ type Server struct {
 	bots      []*bot
 	byToken   map[[32]byte]*bot
 	matches   map[int64]*match
-	finished  []int64 // ids of ended matches, oldest first
+	finished  []int64   // ids of ended matches, oldest first
+	results   []*result // the page's last KeptResults ended matches, oldest first
 	nextMatch int64
 	nextRoom  int64
 	streams   map[*stream]struct{}
@@ -170,6 +171,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("/arena/admin/", s.adminHandler())
 	mux.HandleFunc("/{$}", s.servePage)
 	mux.HandleFunc("/arena/live", s.serveLive)
+	mux.HandleFunc("GET /arena/matches/{id}", s.serveReplay)
 	return mux
 }
 

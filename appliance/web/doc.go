@@ -40,9 +40,11 @@
 //   - replay.go, replay.html, replay.js: the replay page: the board and
 //     the score graph drawn in SVG by the server at any position
 //     (?ply=N), the move list, the positions' panels, and the script that
-//     steps through them in place (keys ← → Home End, clicks).
+//     steps through them in place (keys ← → Home End, clicks). The board
+//     is internal/boardview's drawing, the arena's too.
 //   - templates.go: the page templates (*.html) and their functions.
-//   - static.go: /static/ (style.css, refresh.js, replay.js and nothing else).
+//   - static.go: /static/ (style.css, board.css from internal/boardview,
+//     refresh.js, replay.js and nothing else).
 //   - auth.go: the admin password and the pairing code's comparison.
 //   - csrf.go: the CSRF tokens; flash.go: one notice per browser.
 //   - hostcheck.go: the Host check; ratelimit.go: the failure limiter,
@@ -53,7 +55,8 @@
 // It may import appliance/state, appliance/settings, appliance/ratings
 // (the rating history it draws) and appliance/store (the token's form, the
 // kinds of storage failure), bot/record and engines/othello (the games,
-// their analyses and their replay), flipsight (the token's type) and
+// their analyses and their replay), internal/boardview (the replay's
+// board, drawn as the arena draws its boards), flipsight (the token's type) and
 // config (the token's environment variable's name), and never the package
 // appliance itself, which imports it.
 package web

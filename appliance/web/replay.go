@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"math"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/boardview"
 )
 
 // The replay page (GET /games/{id}[?ply=N]) is drawn by the server at
@@ -21,12 +23,10 @@ import (
 // place from the page's JSON data (keys ← → Home End, clicks) and keeps
 // the URL's ply up to date.
 
-// Board geometry, in the SVG's units: a square's side and the margin that
-// holds the coordinates.
+// Board geometry, in the SVG's units (internal/boardview draws the board).
 const (
-	cell   = 40
-	margin = 22
-	discR  = 16
+	cell   = boardview.Cell
+	margin = boardview.Margin
 )
 
 // Score graph geometry, in the SVG's units.
@@ -42,9 +42,9 @@ const (
 type replayPage struct {
 	pageData
 	Game     record.Game
-	Ply      int // the position shown: after Ply moves
-	Last     int // the last ply
-	Board    svgBoard
+	Ply      int           // the position shown: after Ply moves
+	Last     int           // the last ply
+	Board    template.HTML // the board at Ply, drawn by internal/boardview
 	Rows     []moveRow
 	Plies    []plyView
 	Graph    svgGraph
@@ -57,32 +57,6 @@ type replayPage struct {
 	Error           string
 	GGF             bool
 	Thresholds      [3]float64
-}
-
-// svgBoard is the board at one position.
-type svgBoard struct {
-	Size, View int
-	Cells      []svgCell
-	Files      []svgLabel
-	Ranks      []svgLabel
-	Last, Best svgMark
-}
-
-type svgCell struct {
-	Sq, X, Y, X2, Y2, CX, CY int
-	Blocked                  bool
-	Disc                     string // "b", "w" or ""
-}
-
-type svgLabel struct {
-	X, Y int
-	Text string
-}
-
-type svgMark struct {
-	CX, CY int
-	Show   bool
-	Class  string
 }
 
 // moveRow is one line of the move list: black's move and white's, each
@@ -229,7 +203,7 @@ func (h *Handler) serveReplay(w http.ResponseWriter, r *http.Request) {
 		p.Data.Plies = append(p.Data.Plies, pf)
 	}
 	if len(frames) > 0 {
-		p.Board = boardAt(mode, frames[p.Ply], p.Data.Plies[p.Ply])
+		p.Board = boardAt(mode, p.Ply, p.Last, p.Data.Plies[p.Ply])
 	}
 	if a := p.Analysis; a != nil {
 		p.Summary, p.Turning = analysisSummary(g, a, mode.Size())
@@ -248,42 +222,20 @@ func boardString(board []int) string {
 }
 
 // squareCentre returns the centre of square sq on a board of size.
-func squareCentre(sq, size int) (int, int) {
-	return margin + (sq%size)*cell + cell/2, margin + (sq/size)*cell + cell/2
-}
+func squareCentre(sq, size int) (int, int) { return boardview.Centre(sq, size) }
 
-// boardAt draws the board of one position.
-func boardAt(mode othello.Mode, f frame, pf plyFrame) svgBoard {
-	size := mode.Size()
-	b := svgBoard{Size: size, View: 2*margin + size*cell}
-	blocked := mode.Blocked()
-	for sq := range size * size {
-		x, y := margin+(sq%size)*cell, margin+(sq/size)*cell
-		c := svgCell{Sq: sq, X: x, Y: y, X2: x + cell, Y2: y + cell, CX: x + cell/2, CY: y + cell/2, Blocked: blocked.Has(sq)}
-		if sq < len(f.Leg.Board) {
-			switch f.Leg.Board[sq] {
-			case 1:
-				c.Disc = "b"
-			case 2:
-				c.Disc = "w"
-			}
+// boardAt draws the board of one position, as the page's #board (its
+// data-ply and data-last are replay.js's).
+func boardAt(mode othello.Mode, ply, last int, pf plyFrame) template.HTML {
+	cells := []byte(pf.Board)
+	for _, sq := range mode.BlockedSquares() {
+		if sq >= 0 && sq < len(cells) {
+			cells[sq] = 'x'
 		}
-		b.Cells = append(b.Cells, c)
 	}
-	for i := range size {
-		mid := margin + i*cell + cell/2
-		b.Files = append(b.Files, svgLabel{X: mid, Y: margin - 7, Text: string(rune('a' + i))})
-		b.Ranks = append(b.Ranks, svgLabel{X: margin / 2, Y: mid + 5, Text: strconv.Itoa(i + 1)})
-	}
-	if pf.Last >= 0 {
-		b.Last.CX, b.Last.CY = squareCentre(pf.Last, size)
-		b.Last.Show, b.Last.Class = true, pf.Class
-	}
-	if pf.Best >= 0 {
-		b.Best.CX, b.Best.CY = squareCentre(pf.Best, size)
-		b.Best.Show = true
-	}
-	return b
+	return boardview.Board{Size: mode.Size(), Cells: string(cells), Last: pf.Last, LastClass: pf.Class, Best: pf.Best,
+		ID: "board", Label: "the board after move " + strconv.Itoa(ply),
+		Data: []boardview.Attr{{Name: "ply", Value: strconv.Itoa(ply)}, {Name: "last", Value: strconv.Itoa(last)}}}.SVG()
 }
 
 // plyViews returns the panel of every position.

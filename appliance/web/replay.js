@@ -14,12 +14,13 @@
   var cur = parseInt(board.getAttribute("data-ply"), 10) || 0;
   var infos = document.querySelectorAll(".ply-info");
   var moves = document.querySelectorAll("#moves a[data-ply]");
-  var lastMark = document.getElementById("m-last");
-  var bestMark = document.getElementById("m-best");
+  var lastMark = board.querySelector(".m-last");
+  var bestMark = board.querySelector(".m-best");
   var cursor = document.getElementById("g-cur");
   var text = document.getElementById("ply-text");
   var discs = [];
-  for (var sq = 0; sq < data.size * data.size; sq++) { discs.push(document.getElementById("d" + sq)); }
+  // The board is internal/boardview's: a disc per open square, by data-sq.
+  for (var sq = 0; sq < data.size * data.size; sq++) { discs.push(board.querySelector('[data-sq="' + sq + '"]')); }
 
   function place(el, sq, cls) {
     if (!el) { return; }

@@ -68,7 +68,7 @@ func TestReplayPage(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(body, `<svg id="board"`), "one board")
 	assert.Contains(t, body, `data-ply="`+strconv.Itoa(n)+`"`, "the end by default")
 	assert.Equal(t, 12, strings.Count(body, `class="blk"`), "octagon's blocked squares drawn")
-	assert.Equal(t, 88, strings.Count(body, `<circle id="d`), "a disc place per playable square")
+	assert.Equal(t, 88, strings.Count(body, `<circle class="disc`), "a disc place per playable square")
 	for _, c := range []string{">a<", ">j<", ">1<", ">10<"} {
 		assert.Contains(t, body, `class="coord"`)
 		assert.Contains(t, body, c, "coordinates")

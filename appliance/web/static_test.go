@@ -11,7 +11,7 @@ func TestStaticServesAssetsOnly(t *testing.T) {
 	h := newTestHandler(t)
 	for path, want := range map[string]int{
 		"/static/": http.StatusNotFound, "/static/layout.html": http.StatusNotFound, "/static/status.html": http.StatusNotFound,
-		"/static/style.css": http.StatusOK, "/static/refresh.js": http.StatusOK, "/static/replay.js": http.StatusOK,
+		"/static/style.css": http.StatusOK, "/static/board.css": http.StatusOK, "/static/refresh.js": http.StatusOK, "/static/replay.js": http.StatusOK,
 	} {
 		status, body := h.get(path)
 		assert.Equal(t, want, status, path)

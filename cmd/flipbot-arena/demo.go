@@ -194,7 +194,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *hold > 0 {
-		fmt.Fprintf(stdout, "demo: the page stays up at %s/ for %s (Ctrl-C to end)\n", base, *hold)
+		fmt.Fprintf(stdout, "demo: the page stays up at %s/ for %s (Ctrl-C to end); the match's replay: %s%s\n", base, *hold, base, arena.ReplayPath(id))
 		select {
 		case <-ctx.Done():
 		case <-time.After(*hold):

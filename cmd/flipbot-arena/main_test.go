@@ -278,3 +278,14 @@ func TestDemoWithFlipbot(t *testing.T) {
 	assert.NoDirExists(t, m[1], "the temporary store is removed")
 	assert.Contains(t, s, "keeping game records", "flipbot kept the games (in the temporary store)")
 }
+
+// TestServeHelpExplainsLevels: serve -h says what --builtin house:4 is.
+func TestServeHelpExplainsLevels(t *testing.T) {
+	var out, errb bytes.Buffer
+	assert.Equal(t, 0, serve(context.Background(), []string{"-h"}, &out, &errb))
+	help := errb.String()
+	assert.Contains(t, help, "Built-in levels (--builtin NAME:LEVEL; 4 when none is given)")
+	assert.Contains(t, help, "house:4 is a bot named house searching 4 moves ahead")
+	assert.Contains(t, help, "a random legal move")
+	assert.Contains(t, help, "full strength")
+}

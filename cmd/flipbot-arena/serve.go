@@ -69,7 +69,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var bots, builtins, challenges listFlag
 	listen := fs.String("listen", "127.0.0.1:8088", "address to listen on (loopback by default)")
 	fs.Var(&bots, "bot", "register a bot NAME:TOKEN[:MODES] (MODES e.g. std,anti or all; repeatable)")
-	fs.Var(&builtins, "builtin", "add a built-in bot NAME[:LEVEL[:MODES]] (level 0 random, 1 greedy, 2-59 search depth, 60 full strength; default 4; repeatable)")
+	fs.Var(&builtins, "builtin", "add a built-in bot NAME[:LEVEL[:MODES]], played by the arena itself; e.g. house:4 is a bot named house at level 4, in every mode (levels below; repeatable)")
 	fs.Var(&challenges, "challenge", "challenge FROM:TO[:MODE] once both are online (repeatable)")
 	var humans listFlag
 	fs.Var(&humans, "human", "offer bot NAME a human match NAME[:MODE[:xot]] once it is online; the server plays the human (repeatable)")
@@ -80,9 +80,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	certOut := fs.String("tls-cert", "", "with --tls: write the certificate (PEM) here for clients to trust")
 	seed := fs.Uint64("seed", 0, "seed of the random starts (0: from the clock)")
 	verbose := fs.Bool("v", false, "log every move")
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-		return 0
-	} else if err != nil {
+	flagsUsage := fs.Usage
+	fs.Usage = func() {
+		flagsUsage()
+		writeLevels(stderr)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // asked for: not a usage error
+		}
 		return 2
 	}
 	level := slog.LevelInfo
@@ -193,6 +199,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv.Close() // ends the streams first, so Shutdown does not wait for them
 	_ = hs.Shutdown(sctx)
 	return 0
+}
+
+// writeLevels explains the built-in bots' levels (the page says the
+// same).
+func writeLevels(w io.Writer) {
+	fmt.Fprintf(w, "\nBuilt-in levels (--builtin NAME:LEVEL; %d when none is given):\n", arena.DefaultBuiltinLevel)
+	for _, l := range arena.Levels() {
+		fmt.Fprintf(w, "  %-6s %s\n", l.Level, l.Plays)
+	}
 }
 
 func printURLs(w io.Writer, base string) {

@@ -75,6 +75,7 @@ func House() Table {
 		ledPkg      = "gpio/led"
 		ssd1306     = "gpio/ssd1306"
 		hd44780     = "gpio/hd44780"
+		boardview   = "internal/boardview"
 		botVsArena  = "the bot's tests play it against the arena over HTTP, behind the arena's fault front (end to end, as the soak does); bot and arena sit side by side and neither's code imports the other"
 		realEngines = "real_test.go plays the real Edax and Egaroucid through a bot against the arena, end to end; test-only, and nothing that engines/external's code imports imports it back"
 	)
@@ -110,7 +111,7 @@ func House() Table {
 				Tests:   []string{arena, egaroucidT, ggf, proc},
 				Why:     "runs the device: a bot with its engines composed for the device, the pages, the files, the indicators; its end-to-end tests play against the arena"},
 			{Pkg: aweb, Layer: LayerDevice,
-				Imports: []string{astate, asettings, aratings, astore, record, config, othello, flipsight},
+				Imports: []string{astate, asettings, aratings, astore, record, config, othello, flipsight, boardview},
 				Tests:   []string{analysis, search},
 				Why:     "the pages: the status they show, the settings and token forms, the game records and analyses they list and replay, the rating history they draw; never the package appliance, which imports it"},
 			{Pkg: aratings, Layer: LayerDevice,
@@ -151,7 +152,7 @@ func House() Table {
 			{Pkg: glicko, Layer: LayerPlayer,
 				Why: "the Glicko-2 rating system the arena rates its bots with: arithmetic, no imports"},
 			{Pkg: arena, Layer: LayerPlayer,
-				Imports: []string{glicko, engines, othello, search, flipsight},
+				Imports: []string{glicko, engines, othello, search, flipsight, boardview},
 				Tests:   []string{jsonline, proc},
 				Why:     "the local server: the wire types it serves, the rules it referees with, the built-in engine its house bots play, the rating system it rates them with"},
 
@@ -252,6 +253,8 @@ func House() Table {
 				Why: "host-side tools for images and VMs: they know the appliance by its paths and flags, never by its code"},
 
 			// The leaves.
+			{Pkg: boardview, Layer: LayerLeaf,
+				Why: "the board drawn in SVG (coordinates, discs, marks) that the appliance's replay page and the arena's page share: one drawing below both, fed cells, so it imports nothing of the module"},
 			{Pkg: "internal/...", Layer: LayerLeaf,
 				Why: "helpers for every layer: they import nothing of the module"},
 		},
