@@ -21,6 +21,8 @@ func reportOf(prev state.Report, rep bot.Status) state.Report {
 		Rejected:   prev.Rejected,
 		Detail:     prev.Detail,
 		BotUpdated: rep.Updated,
+		// Reported while the bot runs; a new bot starts without it.
+		EngineFailing: rep.EngineFailing,
 	}
 	if rep.Bot != (state.BotInfo{}) {
 		r.Bot = rep.Bot

@@ -52,7 +52,14 @@ func fill(v reflect.Value, n *int) {
 	case reflect.Float32, reflect.Float64:
 		v.SetFloat(float64(*n) + 0.5)
 	case reflect.Map:
-		panic("fill: maps are not filled; add them here: " + v.Type().String())
+		m := reflect.MakeMapWithSize(v.Type(), 2)
+		for range 2 {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(k, n)
+			fill(e, n)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
 	}
 }
 
@@ -71,6 +78,15 @@ func zeroFields(v reflect.Value, path string) []string {
 			if f := v.Type().Field(i); f.IsExported() {
 				out = append(out, zeroFields(v.Field(i), path+"."+f.Name)...)
 			}
+		}
+		return out
+	case reflect.Map:
+		if v.Len() == 0 {
+			return []string{path}
+		}
+		var out []string
+		for it := v.MapRange(); it.Next(); {
+			out = append(out, zeroFields(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key()))...)
 		}
 		return out
 	case reflect.Slice, reflect.Array:
@@ -111,6 +127,9 @@ func TestEveryBotFieldReachesAPIStatus(t *testing.T) {
 		"LastError":   func(t *testing.T, st state.Status) { assert.Equal(t, rep.LastError, st.Detail) },
 		"NetworkDown": func(t *testing.T, st state.Status) { assert.True(t, st.NetworkDown) },
 		"Updated":     func(t *testing.T, st state.Status) { assert.Equal(t, rep.Updated, st.BotUpdated) },
+		"EngineFailing": func(t *testing.T, st state.Status) {
+			assert.Equal(t, rep.EngineFailing, st.EngineFailing)
+		},
 	}
 	for i := range reflect.TypeFor[bot.Status]().NumField() {
 		name := reflect.TypeFor[bot.Status]().Field(i).Name

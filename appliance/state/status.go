@@ -84,9 +84,13 @@ type Report struct {
 	// EngineFailed: the configured engine (Egaroucid) failed its check
 	// before going online; the bot stays offline and it is checked again
 	// (Detail says why).
-	EngineFailed bool     `json:"engine_failed"`
-	Matches      []Match  `json:"matches"`
-	Results      []Result `json:"recent_results"`
+	EngineFailed bool `json:"engine_failed"`
+	// EngineFailing: the bot's engine failed on several own moves in a
+	// row in play; the bot accepts no new match until it answers a
+	// probe (bot.Status.EngineFailing says why).
+	EngineFailing string   `json:"engine_failing,omitempty"`
+	Matches       []Match  `json:"matches"`
+	Results       []Result `json:"recent_results"`
 	// BotUpdated is when the bot made its last report.
 	BotUpdated time.Time `json:"bot_updated"`
 }

@@ -1,10 +1,14 @@
 package web
 
 import (
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/state"
 )
@@ -21,4 +25,33 @@ func TestRunClocks(t *testing.T) {
 	assert.Equal(t, [2]int64{7_500, 20_000}, l[0].ClocksMS, "the mover's clock runs")
 	assert.Equal(t, [2]int64{10_000, 20_000}, l[1].ClocksMS, "a finished leg's clocks stand")
 	assert.Equal(t, [2]int64{10_000, 0}, l[2].ClocksMS, "never below zero")
+}
+
+// TestStatusPageShowsHowMovesWereChosen: a running match's moves by source
+// and fallback cause, a result's fallbacks, and the bot's refusal of new
+// matches while its engine fails are on the status page.
+func TestStatusPageShowsHowMovesWereChosen(t *testing.T) {
+	hub := state.NewHub(nil)
+	h, err := New(Config{Hub: hub, Backend: stubBackend{}, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	hub.Update(func(st *state.Status) {
+		st.Token = state.TokenStored
+		st.Storage.OK = true
+		st.Phase = state.PhaseRunning
+		st.EngineFailing = "the engine failed on 6 own moves in a row (last: timeout)"
+		st.Matches = []state.Match{{ID: 7, Opponent: "house", Mode: "std"}}
+		st.Matches[0].Moves.Engine, st.Matches[0].Moves.Forced = 20, 1
+		st.Matches[0].Moves.Fallbacks = map[string]int{"timeout": 3}
+		st.Results = []state.Result{{MatchID: 5, Opponent: "house", Mode: "std", Outcome: "loss"}}
+		st.Results[0].Moves.Engine = 2
+		st.Results[0].Moves.Fallbacks = map[string]int{"failed": 28}
+	})
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Host = "127.0.0.1"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	assert.Contains(t, body, "Moves: 20 engine, 1 forced, 3 fallback (timeout 3)")
+	assert.Contains(t, body, "· 28 fallback")
+	assert.Contains(t, body, "Not accepting matches: the engine failed on 6 own moves in a row (last: timeout)")
 }
