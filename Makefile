@@ -1,6 +1,6 @@
 # flipbot — build, test and benchmark.
 #
-#   make test   vet, race tests, the engine's long tests, cross-builds (linux/arm64; windows/amd64
+#   make test   vet, staticcheck, race tests, the engine's long tests, cross-builds (linux/arm64; windows/amd64
 #               and darwin/arm64 of flipbot, flipengine, flipbot-arena), arm64 tests under qemu-user
 #   make build  binaries for this machine into bin/
 #   make bench  the benchmarks quoted in README.md (minutes; not part of CI)
@@ -27,15 +27,24 @@ PC_CMDS  := flipbot flipengine flipbot-arena
 # rules and the hardware drivers (their bit-level code is what differs on a Pi).
 ARM64_TEST_PKGS ?= ./engines/othello ./gpio ./gpio/led ./gpio/ssd1306 ./gpio/hd44780
 
-.PHONY: all test deps vet test-race test-long cross test-arm64 test-image build bench clean demo dist \
+.PHONY: all test deps vet staticcheck test-race test-long cross test-arm64 test-image build bench clean demo dist \
 	image overwrite update emulate vm vm-image vm-update egaroucid imagetool gok-check
 
 all: build
 
-test: deps vet test-race test-long cross test-arm64 test-image
+test: deps vet staticcheck test-race test-long cross test-arm64 test-image
 
 vet:
 	$(GO) vet ./...
+
+# staticcheck at its default checks, pinned; fetched through the Go module
+# proxy on first use (SKIPPED, with the reason, where it cannot be).
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+staticcheck:
+	@if $(GO) run $(STATICCHECK) -version >/dev/null 2>&1; then \
+	  echo "$(GO) run $(STATICCHECK) ./..."; $(GO) run $(STATICCHECK) ./...; \
+	else echo "SKIPPED staticcheck: $(STATICCHECK) could not be fetched or built (no module proxy?)"; fi
 
 # The whole suite under the race detector; -short skips the slow tests,
 # which test-long runs without the race detector.

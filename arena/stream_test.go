@@ -126,8 +126,6 @@ func TestStream(t *testing.T) {
 	for _, c := range []*streamConn{sa} {
 		c.close()
 	}
-	f.srv.mu.Lock()
-	f.srv.mu.Unlock()
 	sb.close()
 	require.Eventually(t, func() bool {
 		f.srv.mu.Lock()

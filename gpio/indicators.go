@@ -66,14 +66,9 @@ type Indicators struct {
 	closeErr  error
 }
 
+// ledRole is an LED's place in Devices.LEDs: 0 green, 1 yellow, 2 red,
+// 3 the board's ACT LED.
 type ledRole int
-
-const (
-	roleGreen ledRole = iota
-	roleYellow
-	roleRed
-	roleACT
-)
 
 // New starts showing on the given devices until ctx is done or Close is
 // called. The first Status shown is the zero one (Starting).

@@ -42,11 +42,14 @@ const (
 	// EngineFailed: the configured engine does not answer; the bot stays
 	// offline until it does (Status.Detail says why).
 	EngineFailed
+
+	// numKinds is how many situations there are.
+	numKinds = iota
 )
 
 // kindNames returns the names used by String, ParseKind and MarshalText
 // (and the display-preview command's --state flag).
-func kindNames() [11]string {
+func kindNames() [numKinds]string {
 	return [...]string{
 		Starting:       "starting",
 		WaitingClock:   "waiting_clock",
@@ -63,7 +66,7 @@ func kindNames() [11]string {
 }
 
 // kindTexts returns the states as people read them (Text).
-func kindTexts() [11]string {
+func kindTexts() [numKinds]string {
 	return [...]string{
 		Starting:       "Starting",
 		WaitingClock:   "Waiting for network/clock",
@@ -81,7 +84,7 @@ func kindTexts() [11]string {
 
 // Kinds lists every Kind in order.
 func Kinds() []Kind {
-	k := make([]Kind, len(kindNames()))
+	k := make([]Kind, numKinds)
 	for i := range k {
 		k[i] = Kind(i)
 	}

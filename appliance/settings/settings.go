@@ -151,9 +151,9 @@ func (s Settings) Validate(egaroucid bool) error {
 			continue
 		case EngineEgaroucid:
 			if m != "std" {
-				errs = append(errs, fmt.Errorf("Egaroucid plays std only, not %s", m))
+				errs = append(errs, fmt.Errorf("std only with Egaroucid, not %s", m))
 			} else if !egaroucid {
-				errs = append(errs, errors.New("Egaroucid is not installed on this device"))
+				errs = append(errs, errors.New("no Egaroucid: it is not installed on this device"))
 			}
 		default:
 			errs = append(errs, fmt.Errorf("unknown engine %q for %s", e, m))

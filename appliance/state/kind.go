@@ -34,12 +34,15 @@ const (
 	// KindEngineFailed: the configured engine failed its check; the bot
 	// stays offline until it answers.
 	KindEngineFailed
+
+	// numKinds is how many states there are.
+	numKinds = iota
 )
 
 // kindWords returns each state's machine name (String, MarshalText:
 // /api/status's "state", the same words as the gpio package's states) and
 // its text for people (Text).
-func kindWords() [11]struct{ name, text string } {
+func kindWords() [numKinds]struct{ name, text string } {
 	return [...]struct{ name, text string }{
 		KindStarting:       {"starting", "Starting"},
 		KindWaitingClock:   {"waiting_clock", "Waiting for network/clock"},
@@ -57,15 +60,15 @@ func kindWords() [11]struct{ name, text string } {
 
 // Kinds lists every Kind in order.
 func Kinds() []Kind {
-	out := make([]Kind, 0, len(kindWords()))
-	for k := range kindWords() {
-		out = append(out, Kind(k))
+	out := make([]Kind, 0, numKinds)
+	for k := range Kind(numKinds) {
+		out = append(out, k)
 	}
 	return out
 }
 
 // valid reports whether k is one of Kinds.
-func (k Kind) valid() bool { return k >= 0 && int(k) < len(kindWords()) }
+func (k Kind) valid() bool { return k >= 0 && k < numKinds }
 
 // String returns the machine name of k, such as "in_game".
 func (k Kind) String() string {

@@ -59,7 +59,7 @@ func patterns10(w *[patternWeights10]int16, p, o othello.Bits) int {
 	// diag4, symmetry 1: [60 71 82 93]
 	s += int(w[462429+int(tri10[((p.Lo>>60&0x1)*0x1>>0&0x1|((p.Hi>>7&0x400801)*0x100401>>20&0x7)<<1)&0x3ff])+2*int(tri10[((o.Lo>>60&0x1)*0x1>>0&0x1|((o.Hi>>7&0x400801)*0x100401>>20&0x7)<<1)&0x3ff])])
 	// diag4, symmetry 2: [96 87 78 69]
-	s += int(w[462429+int(tri10rev[((p.Lo>>0&0x0)*0x0>>0&0x0|((p.Hi>>5&0x8040201)*0x1010101>>24&0xf)<<0)<<6&0x3ff])+2*int(tri10rev[((o.Lo>>0&0x0)*0x0>>0&0x0|((o.Hi>>5&0x8040201)*0x1010101>>24&0xf)<<0)<<6&0x3ff])])
+	s += int(w[462429+int(tri10rev[((p.Hi>>5&0x8040201)*0x1010101>>24&0xf)<<6&0x3ff])+2*int(tri10rev[((o.Hi>>5&0x8040201)*0x1010101>>24&0xf)<<6&0x3ff])])
 	// diag4, symmetry 3: [3 12 21 30]
 	s += int(w[462429+int(tri10[((p.Lo>>3&0x8040201)*0x1010101>>24&0xf)&0x3ff])+2*int(tri10[((o.Lo>>3&0x8040201)*0x1010101>>24&0xf)&0x3ff])])
 	pr0 := p.Lo >> 0 & 0x3ff

@@ -159,11 +159,14 @@ func progressionExpr(x string, g progression) string {
 // diagonalExpr writes the bits of an evenly spaced instance of board b,
 // in square order (reversed against the digits when d.rev).
 func diagonalExpr(b string, d diagonal10) string {
-	x := progressionExpr(b+".Lo", d.lo)
-	if d.nLo < d.n {
-		x = fmt.Sprintf("%s | (%s)<<%d", x, progressionExpr(b+".Hi", d.hi), d.nLo)
+	hi := progressionExpr(b+".Hi", d.hi)
+	switch {
+	case d.nLo == 0: // every square in Hi: no Lo term (it would read nothing)
+		return hi
+	case d.nLo < d.n:
+		return fmt.Sprintf("%s | (%s)<<%d", progressionExpr(b+".Lo", d.lo), hi, d.nLo)
 	}
-	return x
+	return progressionExpr(b+".Lo", d.lo)
 }
 
 // columnSquares10 returns the squares of column c, top to bottom.

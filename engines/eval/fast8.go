@@ -12,29 +12,6 @@ import (
 // masks and shifts (a multiplication packs a diagonal). The result equals
 // [instanceIndex8] on the instance's own squares (tested).
 
-// sym8 returns y with y[s] = x[g_k(s)] for the k-th symmetry g_k of
-// [symmetry]: the board as seen through the symmetry, so that the class's
-// canonical squares on y are the instance's squares on x.
-func sym8(x uint64, k int) uint64 {
-	switch k {
-	case 1:
-		return transpose8(x)
-	case 2:
-		return bits.ReverseBytes64(x)
-	case 3:
-		return mirror8(x)
-	case 4:
-		return bits.Reverse64(x)
-	case 5:
-		return bits.Reverse64(transpose8(x))
-	case 6:
-		return bits.ReverseBytes64(transpose8(x))
-	case 7:
-		return mirror8(transpose8(x))
-	}
-	return x
-}
-
 // transpose8 swaps rows and columns: y[r][c] = x[c][r].
 func transpose8(x uint64) uint64 {
 	t := (x ^ x>>7) & 0x00AA00AA00AA00AA

@@ -3,7 +3,6 @@ package othello
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 )
 
@@ -222,6 +221,3 @@ func (p Position) String() string {
 	fmt.Fprintf(&sb, "%s %s to move, discs %d-%d, placed %d-%d\n", p.Mode, p.Turn, b, w, p.Placed.Black, p.Placed.White)
 	return sb.String()
 }
-
-// popcount is a short name for the hot paths.
-func popcount(x uint64) int { return bits.OnesCount64(x) }

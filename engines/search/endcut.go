@@ -37,9 +37,6 @@ import (
 // 2.0σ ≈ 95 %, 2.6σ ≈ 98 %, 3.3σ ≈ 99 %). Level 0 is the exact pass.
 var endLevelT = [...]float64{0, 1.1, 1.5, 2.0, 2.6, 3.3}
 
-// endLevels is the number of selective levels (1 … endLevels).
-const endLevels = len(endLevelT) - 1
-
 // endCutMin is the fewest empties at which the solver tries a cut.
 const endCutMin = 12
 

@@ -8,10 +8,11 @@ import (
 )
 
 // flightKey identifies a search request: two requests with equal keys ask
-// the same question (the two legs of a match often show one position).
+// the same question (the two legs of a match often show one position). The
+// position carries its game mode, so equal boards of different modes are
+// different keys; only Move searches share flights.
 type flightKey struct {
-	pos  othello.Position
-	mode int // search kind: move or exact solve
+	pos othello.Position
 }
 
 // flight is one search in progress, with the callers waiting for it.

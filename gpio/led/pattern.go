@@ -24,9 +24,12 @@ const (
 	DoubleBlink
 	// Heartbeat is one short 100 ms flash a second.
 	Heartbeat
+
+	// numPatterns is how many patterns there are.
+	numPatterns = iota
 )
 
-func patternNames() [6]string {
+func patternNames() [numPatterns]string {
 	return [...]string{
 		Off:         "off",
 		On:          "on",

@@ -24,7 +24,7 @@ func Recognise(samples []Sample) (Pattern, float64) {
 	}
 	t0 := samples[0].At
 	best, bestScore := Off, -1
-	for p := range Pattern(len(patternNames())) {
+	for p := range Pattern(numPatterns) {
 		score := 0
 		period := p.Period()
 		if period == 0 {

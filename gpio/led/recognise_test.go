@@ -27,7 +27,7 @@ func sampled(p Pattern, phase, every, d, jitter time.Duration, rng *rand.Rand) [
 
 func TestRecognise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for p := range Pattern(len(patternNames())) {
+	for p := range Pattern(numPatterns) {
 		for _, c := range []struct {
 			every, jitter time.Duration
 			minScore      float64
