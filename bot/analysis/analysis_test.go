@@ -14,6 +14,7 @@ import (
 
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
 )
@@ -259,4 +260,36 @@ func TestExactTimeoutFallsBackToTheMidgame(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, a.Moves[0].Exact)
 	assert.True(t, a.Final.Exact, "the finished position is its result")
+}
+
+// TestMissedWipeoutIsABlunder: black can force white's wipe-out within
+// two of its moves (g7, +39 at least; found by the brute force of
+// engines/search's wipe_test.go, testdata/wipeouts.txt) and plays f5
+// instead. The analysis, at depth 4 with the trained evaluation, names g7
+// best and marks f5 a blunder. (Before the search scored a wipe-out at
+// its leaves as the end of the game, it named f5 best, with no loss.)
+func TestMissedWipeoutIsABlunder(t *testing.T) {
+	const board = "XXXXXX--XOXXX---XXOXX-X-XOXOXX--XXXXO---XXXXXO------X--------X--"
+	start := othello.Position{Mode: othello.Std, Turn: othello.Black, Placed: othello.Placed{Black: 16, White: 16}}
+	for sq, ch := range board {
+		switch ch {
+		case 'X':
+			start.Black = start.Black.Or(othello.Bit(sq))
+		case 'O':
+			start.White = start.White.Or(othello.Bit(sq))
+		}
+	}
+	f5, err := othello.ParseSquare("f5", 8)
+	require.NoError(t, err)
+	g := gameFrom(t, start, f5)
+	ev, err := eval.Best()
+	require.NoError(t, err)
+	eng := search.New(search.Options{Threads: 2, HashMB: 16, Eval8: ev.Eval8, Eval10: ev.Eval10})
+	a, err := Game(context.Background(), eng, &g, Options{Depth: 4, ExactEmpties: 10})
+	require.NoError(t, err)
+	m := a.Moves[0]
+	assert.Equal(t, "g7", m.BestSquare)
+	assert.GreaterOrEqual(t, m.Score, 39.0)
+	assert.GreaterOrEqual(t, m.Loss, record.BlunderLoss, "played %+.2f, best %+.2f", m.Played, m.Score)
+	t.Logf("f5: score %+.2f played %+.2f loss %.2f, turning points %v", m.Score, m.Played, m.Loss, a.TurningPoints)
 }
