@@ -429,15 +429,16 @@ func TestLeafScoresAWipeoutAsTheEnd(t *testing.T) {
 // that cover the wipe-out, on one and two threads: the value must be at
 // least the score the wipe-out is sure of. (The move may be another one
 // valued as high: a longer forced wipe-out can score more.) Before the
-// leaves scored a wipe-out as the end of the game, 7, 6 and 3 of the 30
-// positions failed at depths 4, 6 and 8 on one thread.
+// leaves scored a wipe-out as the end of the game, 13, 7, 6 and 3 of the
+// 30 positions failed at depths 3, 4, 6 and 8 on one thread, 2 at depths
+// 10 and 12; with Multi-ProbCut off, only at depth 3 (13).
 func TestSearchFindsForcedWipeouts(t *testing.T) {
 	ev, err := eval.Best()
 	require.NoError(t, err)
 	boards := readWipeouts(t)
-	depths := []int{4, 6, 8}
+	depths := []int{3, 4, 5, 6, 8, 10, 12}
 	if testing.Short() {
-		depths = []int{4, 6}
+		depths = []int{3, 4, 6}
 	}
 	for _, threads := range []int{1, 2} {
 		for _, depth := range depths {
