@@ -35,7 +35,8 @@
 //
 // It imports bot/record (the games and the analysis format), engines (the
 // engine's result) and engines/othello, engines/search (the built-in
-// engine's limits); never bot, appliance or cmd.
+// engine's limits); never bot, appliance or cmd. Its tests also use
+// engines/eval (the trained evaluation the bot plays with).
 package analysis
 
 import (

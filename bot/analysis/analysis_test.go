@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
 )
@@ -259,4 +261,55 @@ func TestExactTimeoutFallsBackToTheMidgame(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, a.Moves[0].Exact)
 	assert.True(t, a.Final.Exact, "the finished position is its result")
+}
+
+// TestMissedWipeoutIsABlunder: the side to move can force its opponent's
+// wipe-out within two of its moves (positions found by the brute force
+// of engines/search's wipe_test.go, testdata/wipeouts.txt) and plays
+// another move. The analysis, at depth 4 with the trained evaluation,
+// names the wipe-out best and marks the move played a blunder, and a
+// turning point when it leaves a lost game. (Before the search scored a
+// wipe-out at its leaves as the end of the game, it named the move played
+// best, with no loss.)
+func TestMissedWipeoutIsABlunder(t *testing.T) {
+	ev, err := eval.Best()
+	require.NoError(t, err)
+	for _, c := range []struct {
+		mode    othello.Mode
+		turn    othello.Color
+		placed  othello.Placed
+		board   string
+		played  string
+		best    string
+		least   float64 // the score the wipe-out is sure of
+		turning bool
+	}{
+		{othello.Std, othello.Black, othello.Placed{Black: 16, White: 16},
+			"XXXXXX--XOXXX---XXOXX-X-XOXOXX--XXXXO---XXXXXO------X--------X--", "f5", "g7", 39, false},
+		{othello.Grand, othello.White, othello.Placed{Black: 22, White: 21},
+			"--O--OO-----OOOOO-----OOOX-O----OOO-X----OOOOO-X----O-OOO-X--OOOOOOOO---O-O-O-----XOOO-O----O-O---O-", "g3", "j7", 50, true},
+	} {
+		t.Run(c.mode.String(), func(t *testing.T) {
+			start := othello.Position{Mode: c.mode, Turn: c.turn, Placed: c.placed}
+			for sq, ch := range c.board {
+				switch ch {
+				case 'X':
+					start.Black = start.Black.Or(othello.Bit(sq))
+				case 'O':
+					start.White = start.White.Or(othello.Bit(sq))
+				}
+			}
+			mv, err := othello.ParseSquare(c.played, c.mode.Size())
+			require.NoError(t, err)
+			g := gameFrom(t, start, mv)
+			eng := search.New(search.Options{Threads: 2, HashMB: 16, Eval8: ev.Eval8, Eval10: ev.Eval10})
+			a, err := Game(context.Background(), eng, &g, Options{Depth: 4, ExactEmpties: 10})
+			require.NoError(t, err)
+			m := a.Moves[0]
+			assert.Equal(t, c.best, m.BestSquare)
+			assert.GreaterOrEqual(t, m.Score, c.least)
+			assert.GreaterOrEqual(t, m.Loss, record.BlunderLoss, "played %+.2f, best %+.2f", m.Played, m.Score)
+			assert.Equal(t, c.turning, slices.Contains(a.TurningPoints, 1), "turning points %v, played %+.2f", a.TurningPoints, m.Played)
+		})
+	}
 }

@@ -55,6 +55,10 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 		return 0
 	}
 	if depth <= 0 {
+		if p.IsZero() {
+			// Wiped out: the game is over (see mid8).
+			return t.endScore10(p, o, n) * eval.Disc
+		}
 		return t.ev10.Score10(p, o)
 	}
 	moves := othello.Legal10(p, o, t.blocked)
@@ -72,7 +76,13 @@ func (t *thread) mid10(p, o othello.Bits, depth, alpha, beta int, passed bool) i
 			m = m.AndNot(othello.Bit(sq))
 			nextP, nextO := play10(p, o, sq, othello.Flips10(p, o, sq))
 			t.nodes++
-			if v := -t.ev10.Score10(nextP, nextO); v > best {
+			var v int
+			if nextP.IsZero() {
+				v = t.endScore10(nextO, nextP, n-1) * eval.Disc // a wipe-out ends the game
+			} else {
+				v = -t.ev10.Score10(nextP, nextO)
+			}
+			if v > best {
 				best = v
 				if v >= beta {
 					break

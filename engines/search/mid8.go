@@ -37,7 +37,12 @@ func (t *thread) key8(p, o uint64, pl, ol, n int) uint64 {
 // mid8 is the midgame search: a fail-soft PVS to depth plies in evaluation
 // units, with the table, internal iterative deepening for a first move,
 // and a move order by shallow evaluation. Near the end it hands over to the
-// exact solver.
+// exact solver. A leaf where a colour has no disc left is the end of the
+// game and gets its final score, never the evaluation's: the evaluation
+// cannot tell (it scores such a position like any other, bounded, even
+// with the wrong sign), and Multi-ProbCut's shallow searches, whose
+// horizon falls inside the tree (nested down to one ply), would otherwise
+// predict from it and cut a forced wipe-out away (issue 38).
 func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) int {
 	empty := ^(p | o)
 	n := pc(empty)
@@ -50,6 +55,11 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 		return 0
 	}
 	if depth <= 0 {
+		if p == 0 {
+			// Wiped out: the game is over, and the evaluation, which
+			// cannot tell, must not score it.
+			return t.endScore8(p, o) * eval.Disc
+		}
 		return t.ev8.Score8(p, o, pl, ol)
 	}
 	moves := legal8(p, o, pl)
@@ -67,7 +77,13 @@ func (t *thread) mid8(p, o uint64, pl, ol, depth, alpha, beta int, passed bool) 
 			f := othello.Flips8(p, o, sq)
 			b := uint64(1) << uint(sq)
 			t.nodes++
-			if v := -t.ev8.Score8(o&^f, p|f|b, ol, pl-1); v > best {
+			var v int
+			if o&^f == 0 {
+				v = t.endScore8(p|f|b, 0) * eval.Disc // a wipe-out ends the game
+			} else {
+				v = -t.ev8.Score8(o&^f, p|f|b, ol, pl-1)
+			}
+			if v > best {
 				best = v
 				if v >= beta {
 					break

@@ -134,7 +134,8 @@ func House() Table {
 			// The player and the local server.
 			{Pkg: analysis, Layer: LayerPlayer,
 				Imports: []string{record, engines, othello, search},
-				Why:     "a finished game analysed by the built-in engine: every move's loss, the turning points; the record's analysis type"},
+				Tests:   []string{eval},
+				Why:     "a finished game analysed by the built-in engine: every move's loss, the turning points; the record's analysis type (its tests also search with the trained evaluation)"},
 			{Pkg: record, Layer: LayerPlayer,
 				Imports: []string{ggf, othello, flipsight},
 				Why:     "finished games: the rules replay them, GGF exports them, the wire's limits bound them"},
