@@ -112,6 +112,7 @@ type Bot struct {
 	pollFailures  int       // consecutive failed polls
 	pollHold      time.Time // no poll before this (backoff, Retry-After)
 	misdirected   int       // poll answers in a row that no bot API gives
+	introduced    bool      // the bot's name and rating were logged
 }
 
 // New checks opts and returns a Bot.

@@ -3,6 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -99,4 +102,38 @@ func TestEngineLabelKeepsTheSuffix(t *testing.T) {
 	long := b.engineLabel(strings.Repeat("é", 200))
 	assert.Len(t, []rune(long), flipsight.MaxEnvironmentLen)
 	assert.True(t, strings.HasSuffix(long, failingSuffix))
+}
+
+// TestDefaultLogIsForPeople: at the default level the log names the bot
+// and its rating once it is known, gives one short line per own move
+// (square, time, depth, score; the source only when not the engine), one
+// line per leg's end and one per match with its totals, and nothing about
+// the match after that; the full figures are at debug level.
+func TestDefaultLogIsForPeople(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{clock: 20 * time.Second})
+	var info logBuffer
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, PerLeg), func(o *Options, _ *flipsight.Config) {
+		o.Logger = slog.New(slog.NewTextHandler(&info, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	})
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
+	waitFor(t, 5*time.Second, "the match's last line", func() bool { return strings.Contains(info.String(), `msg="match finished"`) })
+	time.Sleep(200 * time.Millisecond) // room for a late line
+	logs := info.String()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(logs)
+		}
+	})
+	assert.Regexp(t, `msg="playing as" name=me id=\d+`, logs)
+	moves := regexp.MustCompile(`(?m)^.*msg=move match=\d+ leg=[01] square=[a-h][1-8] took=\S+ depth=\d+ score=[+-]\d+\.\d\n`).FindAllString(logs, -1)
+	assert.GreaterOrEqual(t, len(moves), 20, "short move lines")
+	assert.NotContains(t, logs, "overhead_est_ms", "the plan's figures are at debug level")
+	assert.Equal(t, 2, strings.Count(logs, `msg="leg finished"`))
+	assert.Regexp(t, `msg="leg finished" match=\d+ leg=0 discs=\d+–\d+ bot=(black|white) result=(win|loss|draw) status=finished`, logs)
+	after := logs[strings.Index(logs, `msg="match finished"`):]
+	after = after[strings.Index(after, "\n")+1:]
+	assert.NotContains(t, after, fmt.Sprintf("match=%d ", id), "nothing about the match after its last line")
 }

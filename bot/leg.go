@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -390,6 +391,54 @@ func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until ti
 	return a, got
 }
 
+// logMoveShort is the own move's line at the default level, for a person:
+// the leg, the square, the time it took from the state's arrival, the
+// depth ("exact" for a solve) and the score of an engine's move, and the
+// source only when it is not the engine (task goroutine).
+func (b *Bot) logMoveShort(j moveJob, c choice, took time.Duration) {
+	args := []any{"match", j.key.match, "leg", j.key.leg, "square", othello.SquareName(c.move, j.size),
+		"took", took.Round(time.Millisecond)}
+	if c.source == "engine" {
+		depth := any(c.res.Depth)
+		if c.res.Exact {
+			depth = "exact"
+		}
+		args = append(args, "depth", depth, "score", fmt.Sprintf("%+.1f", c.res.Score))
+	} else {
+		args = append(args, "source", c.source)
+		if c.cause != "" {
+			args = append(args, "cause", c.cause)
+		}
+	}
+	b.moveLog(j).Info("move", args...)
+}
+
+// moveLog is the logger of a move task's lines: the bot's, or a discard
+// below the default level once the match has been reported finished, so
+// that nothing of a match follows its "match finished" line but at
+// --verbose (task goroutine).
+func (b *Bot) moveLog(j moveJob) *slog.Logger {
+	if j.tally != nil && j.tally.over.Load() {
+		return slog.New(debugOnly{b.log.Handler()})
+	}
+	return b.log
+}
+
+// debugOnly passes its records to h at debug level (a task's late lines).
+type debugOnly struct{ h slog.Handler }
+
+func (d debugOnly) Enabled(ctx context.Context, _ slog.Level) bool {
+	return d.h.Enabled(ctx, slog.LevelDebug)
+}
+
+func (d debugOnly) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = slog.LevelDebug
+	return d.h.Handle(ctx, r)
+}
+
+func (d debugOnly) WithAttrs(as []slog.Attr) slog.Handler { return debugOnly{d.h.WithAttrs(as)} }
+func (d debugOnly) WithGroup(name string) slog.Handler    { return debugOnly{d.h.WithGroup(name)} }
+
 // logFallback says why a fallback move is played: the first of each cause in
 // a match as a warning with what happened (the engine's error: exit status
 // and stderr tail, the wait, the illegal square), the others at debug
@@ -400,7 +449,7 @@ func (b *Bot) logFallback(j moveJob, cause, why string, err error) {
 		args = append(args, "err", err)
 	}
 	if j.tally == nil || j.tally.firstOf(cause) {
-		b.log.Warn("playing a fallback move", args...)
+		b.moveLog(j).Warn("playing a fallback move", args...)
 		return
 	}
 	b.log.Debug("playing a fallback move", args...)
@@ -567,6 +616,9 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		cancel()
 		if err == nil {
 			done := b.clock.Now()
+			if !b.opts.MoveDetail {
+				b.logMoveShort(j, c, done.Sub(start))
+			}
 			args := []any{"match", j.key.match, "leg", j.key.leg, "revision", t.rev,
 				"move", othello.SquareName(c.move, j.size), "source", c.source, "depth", c.res.Depth,
 				"exact", c.res.Exact, "score", c.res.Score, "nodes", c.res.Nodes, "engine_ms", c.res.Elapsed.Milliseconds(),
@@ -583,7 +635,11 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				b.over.Observe(o)
 				args = append(args, "overhead_ms", o.Milliseconds())
 			}
-			b.log.Info("move", args...)
+			if b.opts.MoveDetail {
+				b.moveLog(j).Info("move", args...)
+			} else {
+				b.log.Debug("move detail", args...)
+			}
 			if j.tally != nil {
 				j.tally.add(c.source, c.cause)
 			}

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,6 +77,8 @@ type legState struct {
 	// revision refusedRev (replayAfterRefusal).
 	refused    map[int]bool
 	refusedRev int64
+	// legDone: the leg's end was logged.
+	legDone bool
 }
 
 func (m *match) cancelTasks() {
@@ -325,6 +329,7 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 		if ls.known && nl.Revision == ls.leg.Revision && serverNow < ls.serverNow {
 			continue
 		}
+		b.logLegNews(m, i, ls, &nl)
 		ls.leg, ls.serverNow, ls.arrived, ls.known = nl, serverNow, arrived, true
 		if ls.start == nil && len(nl.History) == 0 {
 			ls.start = &flipsight.Leg{Board: slices.Clone(nl.Board), Turn: nl.Turn, Placed: nl.Placed}
@@ -345,6 +350,62 @@ func (b *Bot) update(m *match, obj flipsight.Match, serverNow int64, arrived tim
 			b.startMove(m, i)
 		}
 	}
+}
+
+// logLegNews logs what changed in a leg between the view the bot had (ls)
+// and nl: the opponent's moves at debug level (--verbose), and the leg's
+// end with its discs and result once (loop).
+func (b *Bot) logLegNews(m *match, i int, ls *legState, nl *flipsight.Leg) {
+	mine := m.myColor(nl)
+	size := boardSize(m, nl)
+	if ls.known && b.log.Enabled(context.Background(), slog.LevelDebug) {
+		for _, h := range nl.History[min(len(ls.leg.History), len(nl.History)):] {
+			if h.Color != mine {
+				b.log.Debug("opponent move", "match", m.id, "leg", i, "square", moveText(h.Move, size))
+			}
+		}
+	}
+	if nl.Status == flipsight.LegActive || nl.Status == "" || (ls.known && ls.leg.Status == nl.Status) || ls.legDone {
+		return
+	}
+	ls.legDone = true
+	discs := nl.ResultDiscs
+	if len(discs) != 2 {
+		discs = nl.Discs
+	}
+	if len(discs) != 2 || mine < 1 || mine > 2 {
+		b.log.Info("leg finished", "match", m.id, "leg", i, "status", nl.Status)
+		return
+	}
+	me, them := discs[mine-1], discs[2-mine]
+	result := OutcomeDraw
+	switch {
+	case (me > them) != (m.mode == othello.Anti) && me != them:
+		result = OutcomeWin
+	case me != them:
+		result = OutcomeLoss
+	}
+	if nl.Status == flipsight.LegTimeout {
+		result = "ended on time"
+	}
+	b.log.Info("leg finished", "match", m.id, "leg", i, "discs", fmt.Sprintf("%d–%d", discs[0], discs[1]),
+		"bot", colorWord(mine), "result", result, "status", nl.Status)
+}
+
+// moveText is a history move as a person reads it.
+func moveText(mv flipsight.Move, size int) string {
+	if mv.IsText() {
+		return mv.Text
+	}
+	return othello.SquareName(mv.Square, size)
+}
+
+// colorWord names colour 1 black, 2 white.
+func colorWord(c int) string {
+	if c == 1 {
+		return "black"
+	}
+	return "white"
 }
 
 // roundNo returns a human match's round_no (0 when it has none).
@@ -408,6 +469,7 @@ func (b *Bot) stillMyMove(key legKey, rev int64) bool {
 // finish ends a tracked match; obj is nil when the server stopped listing
 // it (loop).
 func (b *Bot) finish(m *match, obj *flipsight.Match) {
+	m.tally.over.Store(true)
 	delete(b.matches, m.id)
 	b.ended.add(endKey{m.id, m.round})
 	m.cancelTasks()
@@ -415,6 +477,12 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {
 		b.log.Info("challenge ended before it started", "match", m.id, "status", obj.Status)
 	} else {
+		if obj != nil && obj.State != nil {
+			// The legs that ended with the match (its last view).
+			for i := range min(len(m.legs), len(obj.State.Legs)) {
+				b.logLegNews(m, i, m.legs[i], &obj.State.Legs[i])
+			}
+		}
 		res := b.result(m, obj)
 		final := m.obj
 		if obj != nil && obj.State != nil {

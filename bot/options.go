@@ -158,6 +158,11 @@ type Options struct {
 	// of the status, from the bot's loop: it must return quickly and must not
 	// call back into the Bot.
 	OnStatus func(Status)
+	// MoveDetail logs each own move with every figure of its plan and
+	// search (budget, overhead, nodes, clocks: the --verbose and JSON
+	// logs); otherwise a short line a person reads, the figures at debug
+	// level.
+	MoveDetail bool
 	// Probe, when set, checks that the engine answers (the start position
 	// of each mode it plays: engines/external's Config.Probe). The bot
 	// calls it between matches after the engine failed on failingAfter own

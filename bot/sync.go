@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http/httptrace"
@@ -348,6 +349,16 @@ func (b *Bot) onPoll(r pollResult) {
 	if resp.Bot != nil {
 		b.me = resp.Bot.ID
 		b.botInfo = botInfo(resp.Bot)
+		if !b.introduced {
+			b.introduced = true
+			i := b.botInfo
+			args := []any{"name", i.Name, "id", i.ID}
+			if i.Rating > 0 {
+				args = append(args, "rating", fmt.Sprintf("%.0f ± %.0f", i.Rating, i.RD),
+					"record", fmt.Sprintf("%d–%d–%d", i.Wins, i.Draws, i.Losses))
+			}
+			b.log.Info("playing as", args...)
+		}
 	}
 	if len(b.names) > maxRecentIDs {
 		// Names only label opponents; the lists below name every bot the

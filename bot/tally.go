@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Causes of a fallback move (Search.Cause, MoveCounts.Fallbacks): why the
@@ -84,6 +85,9 @@ type moveTally struct {
 	mu     sync.Mutex
 	counts MoveCounts
 	told   map[string]bool
+	// over is set when the match's "match finished" line is written:
+	// its tasks' later lines go to debug level.
+	over atomic.Bool
 }
 
 // firstOf reports whether cause is the first fallback of its kind in the

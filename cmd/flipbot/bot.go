@@ -110,6 +110,9 @@ func connect(args []string, getenv func(string) string, stdout, stderr io.Writer
 		MaxThink: cfg.MaxThink, MaxMatches: cfg.MaxMatches, OnceMatch: cfg.OnceMatch,
 		NoStream: cfg.NoStream, Logger: log, Ponder: cfg.Ponder,
 		Drain: cfg.Drain, QuitHint: quitHint,
+		// The full figures of each move at --verbose and in the JSON log;
+		// a short line a person reads otherwise.
+		MoveDetail: cfg.Verbose || cfg.LogFormat == config.LogJSON,
 	}
 	if cfg.Drain == 0 {
 		opts.Drain = -1 // --drain 0: only the moves in flight

@@ -251,6 +251,7 @@ func newBot(cfg config, apiURL string, hc *http.Client, engineBin string, c *cou
 	engLog := log.With("side", "engine")
 	b, err := bot.New(bot.Options{
 		Client: cl, CPU: "soak", MaxThink: cfg.MaxThink, MaxMatches: atOnce, Logger: log.With("side", "bot"),
+		MoveDetail: true, // every move line carries its "source"
 		Engine: bot.EngineFactory{Name: "flipengine", Scope: bot.PerLeg, New: func() (engines.Engine, error) {
 			e, err := jsonline.New(jsonline.Options{Command: engineBin + " engine -threads 1 -hash 16", Logger: engLog})
 			if err != nil {
