@@ -49,7 +49,9 @@
 //     address changes, with short header and idle timeouts.
 //   - connlimit.go: at most [DefaultMaxPageConns] open connections per page
 //     listener, so that page connections cannot take the descriptors the
-//     bot needs.
+//     bot needs; a quarter of them per client (web.ClientKey), a short
+//     queue, idle connections closed to make room, the rest refused at
+//     once, so that nobody can hold the pages.
 //   - device.go, device_gokrazy.go, device_pc.go: the [Platform] (the
 //     machine's model, the pages' addresses, the clock), gokrazy's calls
 //     behind the gokrazy build tag, gokrazy's password files.

@@ -73,13 +73,20 @@ func TestPageServersFollowAddresses(t *testing.T) {
 	assert.Len(t, p.urls(), 1, "a failed listing keeps what is served")
 }
 
-// TestLimitListener: at most max connections are accepted at once; one
-// closing lets the next in; Close ends an Accept waiting for a slot.
+// TestLimitListener: at most max connections are served at once, a
+// quarter of them per client; the next one that comes from a client under
+// its share waits in a queue of a quarter more, and an idle connection is
+// closed to make room for it, taken from the client that holds the most;
+// over its share or beyond the queue a connection is closed at once;
+// Close ends Accept and the waiting connections. Before, every connection
+// waited for a slot, in the kernel's queue, however many one client held.
 func TestLimitListener(t *testing.T) {
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := newLimitListener(inner, 2)
-	accepted := make(chan net.Conn, 8)
+	l := limitListenerFor(inner, 8) // 2 per client, 2 waiting
+	l.grace = time.Hour             // silent connections are never idle here
+	l.start()
+	accepted := make(chan net.Conn, 16)
 	acceptDone := make(chan error, 1)
 	go func() {
 		for {
@@ -91,22 +98,127 @@ func TestLimitListener(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	for range 3 {
-		c, err := net.Dial("tcp", inner.Addr().String())
+	var clientConns []net.Conn
+	defer func() {
+		for _, c := range clientConns {
+			c.Close()
+		}
+	}()
+	dial := func(client byte) net.Conn {
+		t.Helper()
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, client)}}
+		c, err := d.Dial("tcp", inner.Addr().String())
 		require.NoError(t, err)
+		clientConns = append(clientConns, c)
+		return c
+	}
+	// refused reports whether the server closed c at once.
+	refused := func(c net.Conn) bool {
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, err := c.Read(make([]byte, 1))
+		var ne net.Error
+		return err != nil && !(errors.As(err, &ne) && ne.Timeout())
+	}
+	// refusedDial reports whether a connection of client is refused at
+	// once (the reset may come before the dial returns).
+	refusedDial := func(client byte) bool {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, client)}}
+		c, err := d.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			return true
+		}
 		defer c.Close()
+		return refused(c)
 	}
-	first, second := <-accepted, <-accepted
-	select {
-	case <-accepted:
-		t.Fatal("a third connection accepted while two are open")
-	case <-time.After(100 * time.Millisecond):
+	served := func() net.Conn {
+		t.Helper()
+		select {
+		case c := <-accepted:
+			return c
+		case <-time.After(2 * time.Second):
+			t.Fatal("no connection served")
+			return nil
+		}
 	}
-	require.NoError(t, first.Close())
-	first.Close() // a second Close frees nothing more
-	third := <-accepted
+	noneServed := func(why string) {
+		t.Helper()
+		select {
+		case c := <-accepted:
+			t.Fatalf("%s: served %v", why, c.RemoteAddr())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+
+	// server is the served end of a client's connection.
+	server := map[string]net.Conn{}
+	serve := func(n int) {
+		t.Helper()
+		for range n {
+			c := served()
+			server[c.RemoteAddr().String()] = c
+		}
+	}
+	isServed := func(c net.Conn) bool { return server[c.LocalAddr().String()] != nil }
+	// open reports whether c stays open (for a while).
+	open := func(c net.Conn) bool {
+		c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		_, err := c.Read(make([]byte, 1))
+		var ne net.Error
+		return errors.As(err, &ne) && ne.Timeout()
+	}
+
+	a1, a2 := dial(2), dial(2)
+	serve(2)
+	assert.True(t, refusedDial(2), "a third connection of one client is closed at once")
+	var b1, c1 net.Conn
+	for _, client := range []byte{3, 4, 5} {
+		c := dial(client)
+		dial(client)
+		switch client {
+		case 3:
+			b1 = c
+		case 4:
+			c1 = c
+		}
+	}
+	serve(6)
+	w6 := dial(6)
+	noneServed("the ninth connection waits")
+	w7 := dial(7)
+	noneServed("the tenth connection waits")
+	assert.True(t, refusedDial(8), "beyond the queue a connection is closed at once")
+
+	// A served connection that goes idle while others wait makes room.
+	l.connState(server[a1.LocalAddr().String()], http.StateIdle)
+	assert.True(t, refused(a1), "the idle connection is closed")
+	serve(1)
+	assert.True(t, isServed(w6), "the first waiting is served")
+	l.connState(server[b1.LocalAddr().String()], http.StateIdle)
+	assert.True(t, refused(b1))
+	serve(1)
+	assert.True(t, isServed(w7))
+
+	// Full, none waiting: idle connections stay. One comes: the idle
+	// connection of the client holding the most (127.0.0.4, two) is
+	// closed for it, not that of 127.0.0.2 (one).
+	l.connState(server[a2.LocalAddr().String()], http.StateIdle)
+	l.connState(server[c1.LocalAddr().String()], http.StateIdle)
+	noneServed("nobody waits")
+	assert.True(t, open(a2), "idle, but nobody waits")
+	w9 := dial(9)
+	assert.True(t, refused(c1), "the idle connection of the biggest client is closed")
+	serve(1)
+	assert.True(t, isServed(w9))
+	assert.True(t, open(a2))
+
+	// Close ends Accept and closes those waiting.
+	l.connState(server[a2.LocalAddr().String()], http.StateActive)
+	w10 := dial(10)
+	noneServed("full, nothing idle")
 	require.NoError(t, l.Close())
 	assert.ErrorIs(t, <-acceptDone, net.ErrClosed)
-	second.Close()
-	third.Close()
+	assert.True(t, refused(w10), "a waiting connection is closed with the listener")
+	for _, c := range server {
+		c.Close()
+	}
 }
