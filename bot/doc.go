@@ -48,7 +48,9 @@
 //
 // Files, by concept:
 //
-//   - bot.go: [Bot], [New], [Bot.Run] and the loop that owns the state.
+//   - bot.go: [Bot], [New], [Bot.Run] and the loop that owns the state;
+//     the warnings a server can cause at will logged in aggregate, per
+//     kind and [ServerWarnInterval] (internal/logagg).
 //   - options.go: [Options], [Timing], [EngineFactory] and its [Scope],
 //     [MatchInfo], [Recorder].
 //   - sync.go: the stream and the polls; recent.go: what was seen lately.
