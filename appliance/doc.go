@@ -66,7 +66,8 @@
 //
 // It may import its sub-packages, bot and bot/record, engines and, for the
 // engine composition, engines/egaroucid, engines/eval, engines/othello,
-// engines/route, engines/search and engines/sizing, and flipsight, gpio and
+// engines/route, engines/search and engines/sizing, engines/proc (one
+// stderr budget for all the engines, main.go), and flipsight, gpio and
 // config; none of them imports it. Its end-to-end tests also play against
 // the arena.
 //

@@ -82,7 +82,7 @@ func House() Table {
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
 			{Pkg: "cmd/flipbot", Layer: LayerCommand,
-				Imports: []string{appliance, bot, analysis, record, config, engines, eval, external, othello, search, flipsight, gpio},
+				Imports: []string{appliance, bot, analysis, record, config, engines, eval, external, othello, proc, search, flipsight, gpio},
 				Tests:   []string{arena, egaroucidT, ggf},
 				Why:     "the connector, its games and challenge tools, the display preview and the appliance's entry point; its tests play against the arena"},
 			{Pkg: "cmd/flipbot-arena", Layer: LayerCommand,
@@ -104,8 +104,8 @@ func House() Table {
 
 			// The device runtime.
 			{Pkg: appliance, Layer: LayerDevice,
-				Imports: []string{abootfs, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, route, search, sizing, flipsight, gpio},
-				Tests:   []string{arena, egaroucidT, ggf, proc},
+				Imports: []string{abootfs, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, proc, route, search, sizing, flipsight, gpio},
+				Tests:   []string{arena, egaroucidT, ggf},
 				Why:     "runs the device: a bot with its engines composed for the device, the pages, the files, the indicators; its end-to-end tests play against the arena"},
 			{Pkg: aweb, Layer: LayerDevice,
 				Imports: []string{astate, asettings, aratings, astore, record, config, othello, flipsight},

@@ -3,7 +3,7 @@
 // cannot flood the log: gokrazy keeps a service's last 100 lines, and the
 // owner must still find the pairing code and the bot's own news there.
 //
-// One file, logagg.go ([Log], [Clock]). A leaf: it imports nothing of the
+// One file, logagg.go ([Log], [Clock], [SystemClock]). A leaf: it imports nothing of the
 // module, and any package may import it.
 package logagg
 
@@ -20,6 +20,9 @@ type Clock interface {
 	// AfterFunc calls f in its own goroutine after d.
 	AfterFunc(d time.Duration, f func())
 }
+
+// SystemClock returns the real time as a Clock.
+func SystemClock() Clock { return systemClock{} }
 
 // systemClock is the real time.
 type systemClock struct{}
