@@ -52,7 +52,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 	// Every engine (the bot's, the analysis's) shares one budget of stderr
 	// lines, so that a flooding engine cannot turn gokrazy's 100-line log
 	// over by restarting.
-	log := proc.WithStderrBudget(slog.New(slog.NewTextHandler(stderr, nil)))
+	log := proc.WithStderrBudget(slog.New(slog.NewTextHandler(stderr, nil)), nil)
 
 	files := DevicePasswordFiles()
 	if !OnDevice {

@@ -69,5 +69,6 @@
 // keeps); never a particular engine, nor arena, appliance or cmd. Its
 // tests play against the arena and its fault front (arena,
 // arena/arenatest: an exception to arrows down, test-only, recorded in
-// internal/archtest) and use engines/jsonline and engines/search.
+// internal/archtest) and use engines/jsonline, engines/search and
+// engines/proc (engines flooding the log alongside a hostile server).
 package bot

@@ -60,7 +60,7 @@ func connect(args []string, getenv func(string) string, stderr io.Writer,
 		return exitToken
 	}
 	// The engines share one budget of stderr lines (engines/proc).
-	log := proc.WithStderrBudget(newLogger(cfg, stderr))
+	log := proc.WithStderrBudget(newLogger(cfg, stderr), nil)
 
 	factory, err := engineFactory(cfg, log)
 	if err != nil {

@@ -71,11 +71,12 @@ func (b *stderrBudget) allow(engine string) bool {
 // WithStderrBudget returns log with a stderr budget of its own: the
 // engines started with it, or with a logger made from it (With,
 // WithGroup), share one budget of stderr lines, which their restarts do
-// not refill. An engine started with a logger without one has a budget of
-// its own, full at every start. The appliance and flipbot give all their
-// engines one.
-func WithStderrBudget(log *slog.Logger) *slog.Logger {
-	return withBudget(log, newStderrBudget(log, nil))
+// not refill; the lines dropped are counted in log. An engine started
+// with a logger without one has a budget of its own, full at every start.
+// The appliance and flipbot give all their engines one. The budget runs
+// on clock (nil: the system's; tests use a fake one).
+func WithStderrBudget(log *slog.Logger, clock logagg.Clock) *slog.Logger {
+	return withBudget(log, newStderrBudget(log, clock))
 }
 
 // withBudget returns log carrying b.

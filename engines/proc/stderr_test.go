@@ -118,7 +118,7 @@ func TestStderrBurstDoesNotRefillOnRestart(t *testing.T) {
 // its budget; another logger has none.
 func TestWithStderrBudgetKeepsItsBudget(t *testing.T) {
 	var log enginetest.Log
-	l := WithStderrBudget(log.Logger())
+	l := WithStderrBudget(log.Logger(), nil)
 	b := budgetOf(l)
 	assert.NotNil(t, b)
 	assert.Same(t, b, budgetOf(l.With("engine", "x").WithGroup("g")))

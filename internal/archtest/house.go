@@ -135,7 +135,7 @@ func House() Table {
 				Why:     "finished games: the rules replay them, GGF exports them, the wire's limits bound them"},
 			{Pkg: bot, Layer: LayerPlayer,
 				Imports: []string{record, engines, othello, flipsight},
-				Tests:   []string{jsonline, search},
+				Tests:   []string{jsonline, proc, search},
 				Exceptions: []Exception{
 					{Import: arena, TestOnly: true, Why: botVsArena},
 					{Import: arenatest, TestOnly: true, Why: botVsArena},
