@@ -50,7 +50,8 @@
 //	sys_bsd.go          the tree on darwin and the BSDs
 //	sys_windows.go      the tree on Windows: the Job Object
 //	pipe_unix.go        the pipes to the engine: pipe(2)
-//	pipe_windows.go     the pipes to the engine: overlapped named pipes
+//	pipe_windows.go     the pipes to the engine: overlapped named pipes that
+//	                    only our own user may open
 //
 // It imports the standard library, golang.org/x/sys/windows, and of the
 // module only the leaf internal/logagg (the dropped stderr lines counted
