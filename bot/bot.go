@@ -16,8 +16,9 @@ import (
 
 // ServerWarnInterval is how often a kind of warning that the server can
 // cause at will is logged at most (a running match over the limit, a
-// malformed object or stream line, a failed poll, accept or reject): the
-// first at once, the rest of the interval as one line with their count.
+// malformed object or stream line, a failed poll, accept or reject, a
+// match rejected for its mode): the first at once, the rest of the
+// interval as one line with their count.
 // 20,000 running-match events while the bot was at its limit wrote 59,924
 // lines before (8.3 MB in 25 s), and gokrazy keeps a service's last 100.
 const ServerWarnInterval = time.Minute

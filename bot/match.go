@@ -210,7 +210,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 			return // enough rejects in flight: a later poll lists it again
 		}
 		b.rejected.add(obj.ID)
-		b.log.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
+		b.serverWarn.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
 		go func() {
 			defer func() { <-b.rejects }()
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -8,6 +8,7 @@
 package logagg
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -30,7 +31,7 @@ type systemClock struct{}
 func (systemClock) Now() time.Time                      { return time.Now() }
 func (systemClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
 
-// Log logs warnings per kind (the message): the first of a quiet kind at
+// Log logs warnings (or news, Info) per kind (the message): the first of a quiet kind at
 // once, with its attributes; the rest of the interval as one line at its
 // end with their count (more=N), the interval (within) and the last one's
 // attributes; a kind that came no more in an interval is quiet again. So
@@ -49,8 +50,9 @@ type Log struct {
 
 // kind counts the warnings of one kind since its last line.
 type kind struct {
-	n    int
-	last []any
+	level slog.Level
+	n     int
+	last  []any
 }
 
 // New returns a Log writing Warn lines to log, a kind at most once per
@@ -62,9 +64,14 @@ func New(log *slog.Logger, every time.Duration, clock Clock) *Log {
 	return &Log{log: log, every: every, clock: clock, kinds: map[string]*kind{}}
 }
 
-// Warn logs a warning of kind (a constant message) with attrs, or counts
-// it for the interval's line.
-func (l *Log) Warn(msg string, attrs ...any) {
+// Warn logs a warning of a kind (msg, a constant message) with attrs, or
+// counts it for the interval's line.
+func (l *Log) Warn(msg string, attrs ...any) { l.note(slog.LevelWarn, msg, attrs) }
+
+// Info is Warn at level Info, for news a caller can repeat at will.
+func (l *Log) Info(msg string, attrs ...any) { l.note(slog.LevelInfo, msg, attrs) }
+
+func (l *Log) note(level slog.Level, msg string, attrs []any) {
 	l.mu.Lock()
 	if k := l.kinds[msg]; k != nil {
 		k.n++
@@ -72,9 +79,9 @@ func (l *Log) Warn(msg string, attrs ...any) {
 		l.mu.Unlock()
 		return
 	}
-	l.kinds[msg] = &kind{}
+	l.kinds[msg] = &kind{level: level}
 	l.mu.Unlock()
-	l.log.Warn(msg, attrs...)
+	l.log.Log(context.Background(), level, msg, attrs...)
 	l.clock.AfterFunc(l.every, func() { l.flush(msg) })
 }
 
@@ -88,9 +95,9 @@ func (l *Log) flush(msg string) {
 		l.mu.Unlock()
 		return
 	}
-	n, last := k.n, k.last
+	n, last, level := k.n, k.last, k.level
 	k.n, k.last = 0, nil
 	l.mu.Unlock()
-	l.log.Warn(msg, append([]any{"more", n, "within", l.every.String()}, last...)...)
+	l.log.Log(context.Background(), level, msg, append([]any{"more", n, "within", l.every.String()}, last...)...)
 	l.clock.AfterFunc(l.every, func() { l.flush(msg) })
 }

@@ -3,6 +3,7 @@ package logagg
 import (
 	"bytes"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,3 +73,19 @@ func TestLogAggregatesPerKind(t *testing.T) {
 	l.Warn("over the limit", "match", 1001)
 	assert.Equal(t, 6, lines(), "after a quiet interval, at once")
 }
+
+// TestInfoKeepsItsLevel: an Info kind is counted like a warning, at Info.
+func TestInfoKeepsItsLevel(t *testing.T) {
+	var out bytes.Buffer
+	clock := &stepClock{}
+	l := New(slog.New(slog.NewTextHandler(&out, nil)), time.Minute, clock)
+	for i := range 3 {
+		l.Info("rejecting", "match", i)
+	}
+	clock.Advance(time.Minute)
+	assert.Equal(t, "level=INFO msg=rejecting match=0\nlevel=INFO msg=rejecting more=2 within=1m0s match=2\n",
+		regexpTime.ReplaceAllString(out.String(), ""))
+}
+
+// regexpTime matches the time attribute of a text log line.
+var regexpTime = regexp.MustCompile(`time=\S+ `)
