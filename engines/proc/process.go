@@ -383,7 +383,8 @@ func (p *Process) readStderr() {
 	ctx := context.Background()
 	for {
 		line, err := readLine(r, maxLogLine)
-		if strings.TrimSpace(line) != "" && p.budget.allow(p.cfg.Name) {
+		// A line the log would not show takes nothing of the budget.
+		if strings.TrimSpace(line) != "" && p.log.Enabled(ctx, p.cfg.StderrLevel) && p.budget.allow(p.cfg.Name) {
 			p.log.Log(ctx, p.cfg.StderrLevel, "engine stderr", "line", line)
 		}
 		if err != nil {

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -125,4 +126,21 @@ func TestWithStderrBudgetKeepsItsBudget(t *testing.T) {
 	assert.Nil(t, budgetOf(log.Logger()))
 	l.Info("passes through")
 	assert.Contains(t, log.String(), "passes through")
+}
+
+// TestStderrBelowTheLevelTakesNoBudget: the lines of an engine whose
+// stderr goes to a level the log does not show (Egaroucid's, at Debug)
+// take nothing of the shared budget, and count as no drop.
+func TestStderrBelowTheLevelTakesNoBudget(t *testing.T) {
+	enginetest.NoLeak(t)
+	var log enginetest.Log
+	atInfo := slog.New(slog.NewTextHandler(&log, nil))
+	clock := testutil.NewFakeClock(time.Unix(100, 0))
+	b := newStderrBudget(atInfo, clock)
+	logger := withBudget(atInfo, b)
+	readToEnd(t, start(t, nil, Config{Name: "quiet", Logger: logger, StderrLevel: slog.LevelDebug}, "floodstderr"))
+	assert.NotContains(t, log.String(), msgStderrDropped)
+	for range stderrBurst {
+		assert.True(t, b.allow("loud"), "the whole burst is left")
+	}
 }
