@@ -35,10 +35,11 @@ const childFDLimit = 160
 
 // TestHeldPageConnectionsLeaveTheBotItsDescriptors: a child process with
 // RLIMIT_NOFILE lowered to 160 serves the pages; the parent opens 400
-// connections to them and holds them; the child's own outgoing HTTP calls
-// (the bot's to FlipSight) still work, and the child holds at most
-// DefaultMaxPageConns page connections and the quarter more that wait. Before, every held connection took
-// a descriptor: 4,200 of them under a 4,096 limit starved the bot.
+// connections to them from 50 addresses and holds them; the child's own
+// outgoing HTTP calls (the bot's to FlipSight) still work, and the child holds at most
+// DefaultMaxPageConns page connections and the quarter more that wait.
+// Before, every held connection took a descriptor: 4,200 of them under a
+// 4,096 limit starved the bot.
 func TestHeldPageConnectionsLeaveTheBotItsDescriptors(t *testing.T) {
 	if u := os.Getenv(fdChildEnv); u != "" {
 		fdChild(t, u)
