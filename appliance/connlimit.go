@@ -44,7 +44,9 @@ const pageConnWait = 10 * time.Second
 //
 //   - closes it at once (a reset, no descriptor kept) when its client
 //     already holds perClient connections, or when queue connections
-//     already wait;
+//     already wait, none of them from a client holding at least two
+//     more than its own (else that one is closed and it takes its
+//     place);
 //   - serves it when a slot is free;
 //   - else queues it, and closes an idle connection to make room: one in
 //     http.StateIdle (a keep-alive between requests) or one that has sent
@@ -123,6 +125,9 @@ func (l *limitListener) Addr() net.Addr { return l.inner.Addr() }
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.ready:
+		l.mu.Lock()
+		c.taken = true
+		l.mu.Unlock()
 		return c, nil
 	case <-l.done:
 		return nil, net.ErrClosed
@@ -200,21 +205,49 @@ func (l *limitListener) admit(raw net.Conn) {
 		return
 	default:
 	}
-	if l.byClient[c.client] >= l.perClient || len(l.open) >= l.max && len(l.waiting) >= l.queue {
+	if l.byClient[c.client] >= l.perClient {
 		l.mu.Unlock()
 		refuse(raw)
 		return
 	}
-	l.byClient[c.client]++
 	if len(l.open) < l.max {
+		l.byClient[c.client]++
 		l.serveLocked(c)
 		l.mu.Unlock()
 		return
 	}
+	if victim := l.unfairLocked(c.client); victim != nil {
+		// Its slot goes to the newcomer at once.
+		delete(l.open, victim)
+		l.dropClientLocked(victim.client)
+		l.byClient[c.client]++
+		l.serveLocked(c)
+		l.mu.Unlock()
+		victim.Close()
+		return
+	}
+	var displaced *limitConn
+	if len(l.waiting) >= l.queue {
+		// The queue is full: the newcomer takes the place of a waiting
+		// connection of a client that would still hold more than the
+		// newcomer's after the swap (so swaps only even the shares out,
+		// and never go round in circles), or is refused.
+		displaced = l.biggestWaitingLocked()
+		if displaced == nil || l.byClient[displaced.client] <= l.byClient[c.client]+1 {
+			l.mu.Unlock()
+			refuse(raw)
+			return
+		}
+		l.removeWaitingLocked(displaced)
+	}
+	l.byClient[c.client]++
 	c.waiting = true
 	l.waiting = append(l.waiting, c)
 	c.timer = time.AfterFunc(l.wait, func() { l.expire(c) })
 	l.mu.Unlock()
+	if displaced != nil {
+		refuse(displaced.Conn)
+	}
 	l.makeRoom()
 }
 
@@ -265,7 +298,7 @@ func (l *limitListener) idleLocked() *limitConn {
 	now := l.now()
 	var victim *limitConn
 	for c := range l.open {
-		if c.closing || !(c.state == http.StateIdle || c.state == http.StateNew && now.Sub(c.since) >= l.grace) {
+		if c.closing || !c.taken || !(c.state == http.StateIdle || c.state == http.StateNew && now.Sub(c.since) >= l.grace) {
 			continue
 		}
 		if victim == nil || l.byClient[c.client] > l.byClient[victim.client] ||
@@ -299,6 +332,9 @@ func (l *limitListener) removeWaitingLocked(c *limitConn) {
 		}
 	}
 	c.waiting = false
+	if c.timer != nil {
+		c.timer.Stop()
+	}
 	l.dropClientLocked(c.client)
 }
 
@@ -376,6 +412,7 @@ type limitConn struct {
 	state   http.ConnState
 	since   time.Time // when state began
 	waiting bool
+	taken   bool // by Accept: before, it is in ready and no victim (ready must not overfill)
 	closing bool // chosen to make room
 	timer   *time.Timer
 }
@@ -385,4 +422,41 @@ func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() { c.l.release(c) })
 	return err
+}
+
+// unfairLocked returns the connection to close so that a newcomer of
+// client can be served at once, or nil: the oldest connection between
+// requests (keep-alive) or not yet used, of the client that holds the
+// most connections, if that client holds at least two more than client
+// does (so that after the swap it still holds at least as many). So a
+// client holding few (the owner) gets a slot at once from one holding
+// many, and no swap ever undoes another (l.mu held).
+func (l *limitListener) unfairLocked(client string) *limitConn {
+	var victim *limitConn
+	for c := range l.open {
+		if c.closing || !c.taken || c.state != http.StateIdle && c.state != http.StateNew {
+			continue
+		}
+		if victim == nil || l.byClient[c.client] > l.byClient[victim.client] ||
+			l.byClient[c.client] == l.byClient[victim.client] && c.since.Before(victim.since) {
+			victim = c
+		}
+	}
+	if victim == nil || l.byClient[victim.client] < l.byClient[client]+2 {
+		return nil
+	}
+	victim.closing = true
+	return victim
+}
+
+// biggestWaitingLocked returns the waiting connection of the client that
+// holds the most connections, its newest; nil if none waits (l.mu held).
+func (l *limitListener) biggestWaitingLocked() *limitConn {
+	var w *limitConn
+	for _, c := range l.waiting {
+		if w == nil || l.byClient[c.client] >= l.byClient[w.client] {
+			w = c
+		}
+	}
+	return w
 }

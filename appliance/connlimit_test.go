@@ -149,9 +149,10 @@ func fdChild(t *testing.T, serverURL string) {
 }
 
 // TestHeldConnectionsDoNotKeepTheOwnerOut: under a page limit lowered to
-// 8, four other clients (127.0.0.2–5) hold 400 idle connections, half of
-// them keep-alive after a request and half silent, and reopen each one as
-// soon as the server closes it; the owner (127.0.0.1) still gets the
+// 8, eight other clients (127.0.0.2–9: enough to fill the limit and the
+// queue) hold 400 idle connections, half of them keep-alive after a
+// request and half silent, and reopen each one 20 ms after the server
+// closes it; the owner (127.0.0.1) still gets the
 // status page at every one of 6 tries, each within 5 s. Before, the held
 // connections took every slot and the owner's waited in the kernel's
 // accept queue behind the attacker's reopened ones until it timed out.
@@ -175,7 +176,7 @@ func TestHeldConnectionsDoNotKeepTheOwnerOut(t *testing.T) {
 	var attackers sync.WaitGroup
 	var opened atomic.Int64
 	for i := range 400 {
-		from := &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%4))}
+		from := &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%8))}
 		keepAlive := i%2 == 0
 		attackers.Go(func() {
 			d := net.Dialer{LocalAddr: from, Timeout: time.Second}

@@ -74,11 +74,13 @@ func TestPageServersFollowAddresses(t *testing.T) {
 }
 
 // TestLimitListener: at most max connections are served at once, a
-// quarter of them per client; the next one that comes from a client under
-// its share waits in a queue of a quarter more, and an idle connection is
-// closed to make room for it, taken from the client that holds the most;
-// over its share or beyond the queue a connection is closed at once;
-// Close ends Accept and the waiting connections. Before, every connection
+// quarter of them per client. When the limit is full, a newcomer whose
+// client holds at least two fewer than another takes the slot of that
+// one's idle connection at once; else it waits, in a queue of a quarter
+// more, and an idle connection is closed to make room for it; over its
+// client's share, or beyond the queue (unless it displaces a waiting
+// connection of a client holding two more), it is closed at once; Close
+// ends Accept and the waiting connections. Before, every connection
 // waited for a slot, in the kernel's queue, however many one client held.
 func TestLimitListener(t *testing.T) {
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
@@ -170,54 +172,54 @@ func TestLimitListener(t *testing.T) {
 	a1, a2 := dial(2), dial(2)
 	serve(2)
 	assert.True(t, refusedDial(2), "a third connection of one client is closed at once")
-	var b1, c1 net.Conn
+	var c1 net.Conn
 	for _, client := range []byte{3, 4, 5} {
 		c := dial(client)
 		dial(client)
-		switch client {
-		case 3:
-			b1 = c
-		case 4:
+		if client == 4 {
 			c1 = c
 		}
 	}
 	serve(6)
+	// Every request in progress but one keep-alive connection of
+	// 127.0.0.4.
+	for _, c := range server {
+		l.connState(c, http.StateActive)
+	}
+	l.connState(server[c1.LocalAddr().String()], http.StateIdle)
+
+	// Full: a client holding nothing gets the idle slot of one holding
+	// two, at once.
 	w6 := dial(6)
-	noneServed("the ninth connection waits")
+	assert.True(t, refused(c1), "the idle connection of a client holding two is closed")
+	serve(1)
+	assert.True(t, isServed(w6), "the newcomer is served at once")
+	l.connState(server[w6.LocalAddr().String()], http.StateActive)
+
+	// Nothing idle: newcomers wait, two at most.
 	w7 := dial(7)
-	noneServed("the tenth connection waits")
+	noneServed("full, nothing idle: it waits")
+	w6b := dial(6) // 127.0.0.6 holds one, waits for another
+	noneServed("it waits too")
+	// The queue is full: a client holding nothing takes the place of one
+	// holding two (127.0.0.6); against those holding one it is refused.
+	w9 := dial(9)
+	assert.True(t, refused(w6b), "displaced from the queue")
 	assert.True(t, refusedDial(8), "beyond the queue a connection is closed at once")
+	assert.True(t, refusedDial(3), "over its share a connection is closed at once")
+	noneServed("still full")
 
 	// A served connection that goes idle while others wait makes room.
 	l.connState(server[a1.LocalAddr().String()], http.StateIdle)
 	assert.True(t, refused(a1), "the idle connection is closed")
 	serve(1)
-	assert.True(t, isServed(w6), "the first waiting is served")
-	l.connState(server[b1.LocalAddr().String()], http.StateIdle)
-	assert.True(t, refused(b1))
-	serve(1)
-	assert.True(t, isServed(w7))
-
-	// Full, none waiting: idle connections stay. One comes: the idle
-	// connection of the client holding the most (127.0.0.4, two) is
-	// closed for it, not that of 127.0.0.2 (one).
-	l.connState(server[a2.LocalAddr().String()], http.StateIdle)
-	l.connState(server[c1.LocalAddr().String()], http.StateIdle)
-	noneServed("nobody waits")
-	assert.True(t, open(a2), "idle, but nobody waits")
-	w9 := dial(9)
-	assert.True(t, refused(c1), "the idle connection of the biggest client is closed")
-	serve(1)
-	assert.True(t, isServed(w9))
-	assert.True(t, open(a2))
+	assert.True(t, isServed(w7), "the first waiting is served")
+	assert.True(t, open(a2), "a request in progress is never cut")
 
 	// Close ends Accept and closes those waiting.
-	l.connState(server[a2.LocalAddr().String()], http.StateActive)
-	w10 := dial(10)
-	noneServed("full, nothing idle")
 	require.NoError(t, l.Close())
 	assert.ErrorIs(t, <-acceptDone, net.ErrClosed)
-	assert.True(t, refused(w10), "a waiting connection is closed with the listener")
+	assert.True(t, refused(w9), "a waiting connection is closed with the listener")
 	for _, c := range server {
 		c.Close()
 	}
