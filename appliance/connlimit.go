@@ -43,24 +43,26 @@ const pageConnWait = 10 * time.Second
 // that the kernel's accept queue never fills, and then
 //
 //   - closes it at once (a reset, no descriptor kept) when its client
-//     already holds perClient connections, or when queue connections
-//     already wait, none of them from a client holding at least two
-//     more than its own (else that one is closed and it takes its
-//     place);
+//     already holds perClient connections;
 //   - serves it when a slot is free;
-//   - else queues it, and closes an idle connection to make room: one in
-//     http.StateIdle (a keep-alive between requests) or one that has sent
-//     nothing for pageConnIdleGrace, taken from the client that holds the
-//     most connections (its oldest). A browser opens a new connection
-//     when an idle one is closed under it. A connection that waits
+//   - when the limit is full, serves it at once in the place of an idle
+//     connection (http.StateIdle, a keep-alive between requests, or one
+//     not yet used) of the client holding the most, if that client holds
+//     at least two more than its own (unfairLocked): the owner, holding
+//     few, gets a slot from whoever holds many, and no such swap undoes
+//     another;
+//   - else queues it, and closes an idle connection to make room (one
+//     between requests, or one that has sent nothing for
+//     pageConnIdleGrace, the biggest client's oldest). A full queue makes
+//     way the same way (the biggest client's newest waiting is reset);
+//     beyond, the connection is reset at once. A connection that waits
 //     pageConnWait is closed.
 //
-// Closing idle connections is what keeps the owner in when many clients
-// hold their share each (many addresses); requests in progress are never
-// cut. The server must report connection states to connState
-// (http.Server.ConnState). golang.org/x/net/netutil's LimitListener only
-// waits for a slot, leaving the rest in the kernel's queue; the appliance
-// keeps to the standard library.
+// Requests in progress are never cut; a browser opens a new connection
+// when an idle one is closed under it. The server must report connection
+// states to connState (http.Server.ConnState). golang.org/x/net/netutil's
+// LimitListener only waits for a slot, leaving the rest in the kernel's
+// queue; the appliance keeps to the standard library.
 type limitListener struct {
 	inner     net.Listener
 	max       int
