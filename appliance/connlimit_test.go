@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -33,10 +35,11 @@ const childFDLimit = 160
 
 // TestHeldPageConnectionsLeaveTheBotItsDescriptors: a child process with
 // RLIMIT_NOFILE lowered to 160 serves the pages; the parent opens 400
-// connections to them and holds them; the child's own outgoing HTTP calls
-// (the bot's to FlipSight) still work, and the child holds at most
-// DefaultMaxPageConns page connections. Before, every held connection took
-// a descriptor: 4,200 of them under a 4,096 limit starved the bot.
+// connections to them from 50 addresses and holds them; the child's own
+// outgoing HTTP calls (the bot's to FlipSight) still work, and the child holds at most
+// DefaultMaxPageConns page connections and the quarter more that wait.
+// Before, every held connection took a descriptor: 4,200 of them under a
+// 4,096 limit starved the bot.
 func TestHeldPageConnectionsLeaveTheBotItsDescriptors(t *testing.T) {
 	if u := os.Getenv(fdChildEnv); u != "" {
 		fdChild(t, u)
@@ -72,9 +75,16 @@ func TestHeldPageConnectionsLeaveTheBotItsDescriptors(t *testing.T) {
 			c.Close()
 		}
 	}()
-	for range 400 {
-		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-		require.NoError(t, err)
+	refused := 0
+	for i := range 400 {
+		// From 50 clients, none over its share: the limit and the queue
+		// fill, the rest is refused.
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%50))}, Timeout: 5 * time.Second}
+		c, err := d.Dial("tcp", addr)
+		if err != nil {
+			refused++ // reset at once
+			continue
+		}
 		held = append(held, c)
 	}
 	time.Sleep(500 * time.Millisecond) // the child accepts what it will
@@ -84,7 +94,9 @@ func TestHeldPageConnectionsLeaveTheBotItsDescriptors(t *testing.T) {
 	var fds int
 	_, err = fmt.Sscan(next("fds "), &fds)
 	require.NoError(t, err)
-	assert.Less(t, fds, DefaultMaxPageConns+30, "descriptors open in the child")
+	t.Logf("descriptors open in the child: %d (dials refused at once: %d)", fds, refused)
+	queue := DefaultMaxPageConns / pageConnShareDivisor
+	assert.Less(t, fds, DefaultMaxPageConns+queue+30, "descriptors open in the child")
 
 	// The held connections idle out; the owner's page loads again.
 	for _, c := range held {
@@ -134,4 +146,81 @@ func fdChild(t *testing.T, serverURL string) {
 		entries, _ := os.ReadDir("/proc/self/fd")
 		fmt.Printf("\nfds %d\n", len(entries))
 	}
+}
+
+// TestHeldConnectionsDoNotKeepTheOwnerOut: under a page limit lowered to
+// 8, eight other clients (127.0.0.2–9: enough to fill the limit and the
+// queue) hold 400 idle connections, half of them keep-alive after a
+// request and half silent, and reopen each one 20 ms after the server
+// closes it; the owner (127.0.0.1) still gets the
+// status page at every one of 6 tries, each within 5 s. Before, the held
+// connections took every slot and the owner's waited in the kernel's
+// accept queue behind the attacker's reopened ones until it timed out.
+func TestHeldConnectionsDoNotKeepTheOwnerOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds 400 connections for several seconds")
+	}
+	p := &pageServers{
+		handler:  http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "status") }),
+		hosts:    func() ([]string, error) { return []string{"127.0.0.1"}, nil },
+		log:      slog.New(slog.DiscardHandler),
+		maxConns: 8,
+	}
+	p.refresh()
+	defer p.shutdown(time.Second)
+	urls := p.urls()
+	require.Len(t, urls, 1)
+	addr := strings.TrimSuffix(strings.TrimPrefix(urls[0], "http://"), "/")
+
+	stop := make(chan struct{})
+	var attackers sync.WaitGroup
+	var opened atomic.Int64
+	for i := range 400 {
+		from := &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%8))}
+		keepAlive := i%2 == 0
+		attackers.Go(func() {
+			d := net.Dialer{LocalAddr: from, Timeout: time.Second}
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				c, err := d.Dial("tcp", addr)
+				if err != nil {
+					time.Sleep(50 * time.Millisecond)
+					continue
+				}
+				opened.Add(1)
+				go func() { <-stop; c.Close() }()
+				if keepAlive {
+					io.WriteString(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+				}
+				io.Copy(io.Discard, c) // until the server closes it
+				c.Close()
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+	defer func() { close(stop); attackers.Wait() }()
+	time.Sleep(time.Second) // the attack takes hold
+
+	var failed []string
+	for i := range 6 {
+		client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+		start := time.Now()
+		resp, err := client.Get(urls[0])
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("try %d: %v", i, err))
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Logf("try %d: %d in %v (attack connections opened so far: %d)", i, resp.StatusCode, time.Since(start).Round(time.Millisecond), opened.Load())
+		if string(body) != "status" {
+			failed = append(failed, fmt.Sprintf("try %d: %d %q", i, resp.StatusCode, body))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	assert.Empty(t, failed, "the owner's tries")
 }

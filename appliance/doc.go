@@ -53,7 +53,9 @@
 //     addresses (appliance/mdns).
 //   - connlimit.go: at most [DefaultMaxPageConns] open connections per page
 //     listener, so that page connections cannot take the descriptors the
-//     bot needs.
+//     bot needs; a quarter of them per client (web.ClientKey), a short
+//     queue, idle connections closed to make room, the rest refused at
+//     once, so that nobody can hold the pages.
 //   - device.go, device_gokrazy.go, device_pc.go: the [Platform] (the
 //     machine's model, the pages' addresses, the clock), gokrazy's calls
 //     behind the gokrazy build tag, gokrazy's password files.
@@ -68,7 +70,8 @@
 //
 // It may import its sub-packages, bot and bot/record, engines and, for the
 // engine composition, engines/egaroucid, engines/eval, engines/othello,
-// engines/route, engines/search and engines/sizing, and flipsight, gpio and
+// engines/route, engines/search and engines/sizing, engines/proc (one
+// stderr budget for all the engines, main.go), and flipsight, gpio and
 // config; none of them imports it. Its end-to-end tests also play against
 // the arena.
 //

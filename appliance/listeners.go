@@ -84,8 +84,10 @@ func (p *pageServers) refresh() {
 		if maxConns <= 0 {
 			maxConns = DefaultMaxPageConns
 		}
-		ln = newLimitListener(ln, maxConns)
+		ll := newLimitListener(ln, maxConns)
+		ln = ll
 		srv := &http.Server{
+			ConnState:         ll.connState,
 			Handler:           p.handler,
 			ReadHeaderTimeout: pageReadHeaderTimeout,
 			ReadTimeout:       30 * time.Second,

@@ -19,6 +19,7 @@ import (
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/config"
 	"flipbot.dev/flipbot/engines/eval"
+	"flipbot.dev/flipbot/engines/proc"
 )
 
 // recorder returns s as the bot's recorder, nil when there is none.
@@ -48,7 +49,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		return usageCode
 	}
 	dir, perm, port, pwFile, api, streamURL, egaroucid, leds, drain := &flags.Dir, &flags.Perm, &flags.Port, &flags.PasswordFile, &flags.API, &flags.StreamURL, &flags.Egaroucid, &flags.Indicators, &flags.Drain
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	// Every engine (the bot's, the analysis's) shares one budget of stderr
+	// lines, so that a flooding engine cannot turn gokrazy's 100-line log
+	// over by restarting.
+	log := proc.WithStderrBudget(slog.New(slog.NewTextHandler(stderr, nil)), nil)
 
 	files := DevicePasswordFiles()
 	if !OnDevice {

@@ -10,6 +10,7 @@ import (
 
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/logagg"
 	"flipbot.dev/flipbot/internal/text"
 )
 
@@ -24,16 +25,27 @@ const DefaultDrain = 150 * time.Second
 // stops playing (Options.MoveDrain).
 const DefaultMoveDrain = 15 * time.Second
 
+// ServerWarnInterval is how often a kind of warning that the server can
+// cause at will is logged at most (a running match over the limit, a
+// malformed object or stream line, a failed poll, accept or reject, a
+// match rejected for its mode): the first at once, the rest of the
+// interval as one line with their count.
+// 20,000 running-match events while the bot was at its limit wrote 59,924
+// lines before (8.3 MB in 25 s), and gokrazy keeps a service's last 100.
+const ServerWarnInterval = time.Minute
+
 // Bot plays on FlipSight. Create it with New, run it with Run (once), read
 // its state with Status from any goroutine.
 type Bot struct {
-	opts  Options
-	c     *flipsight.Client
-	log   *slog.Logger
-	clock Clock
-	t     Timing
-	env   flipsight.Environment
-	eng   *engineSet
+	opts Options
+	c    *flipsight.Client
+	log  *slog.Logger
+	// serverWarn logs the warnings the server can cause, in aggregate.
+	serverWarn *logagg.Log
+	clock      Clock
+	t          Timing
+	env        flipsight.Environment
+	eng        *engineSet
 	// over measures what a move costs besides the engine's think, for
 	// the clock plan (move tasks).
 	over *OverheadMeter
@@ -80,7 +92,7 @@ type Bot struct {
 	matches     map[int64]*match
 	rejected    *recent[int64]  // pending matches refused: not considered again
 	ended       *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
-	overLimit   *recent[int64]  // running matches not taken for lack of a slot (logged once each)
+	overLimit   *recent[int64]  // running matches not taken for lack of a slot (counted once each)
 	failingSaid *recent[int64]  // pending matches not accepted while the engine fails (logged once each)
 	// engineFailing says why the engine is taken as broken (empty: it is
 	// not): it failed on failingAfter own moves in a row; engineFaults
@@ -170,6 +182,7 @@ func New(opts Options) (*Bot, error) {
 		ended:       newRecent[endKey](maxRecentIDs),
 		overLimit:   newRecent[int64](maxRecentIDs),
 		failingSaid: newRecent[int64](maxRecentIDs),
+		serverWarn:  logagg.New(opts.Logger, ServerWarnInterval, nil),
 		rejects:     make(chan struct{}, maxRejects),
 		searches:    map[legKey]map[int]record.Search{},
 		stopNow:     make(chan struct{}),

@@ -51,7 +51,9 @@
 //
 // Files, by concept:
 //
-//   - bot.go: [Bot], [New], [Bot.Run] and the loop that owns the state.
+//   - bot.go: [Bot], [New], [Bot.Run] and the loop that owns the state;
+//     the warnings a server can cause at will logged in aggregate, per
+//     kind and [ServerWarnInterval] (internal/logagg).
 //   - options.go: [Options], [Timing], [EngineFactory] and its [Scope],
 //     [MatchInfo], [Recorder].
 //   - sync.go: the stream and the polls; recent.go: what was seen lately.
@@ -70,5 +72,6 @@
 // keeps); never a particular engine, nor arena, appliance or cmd. Its
 // tests play against the arena and its fault front (arena,
 // arena/arenatest: an exception to arrows down, test-only, recorded in
-// internal/archtest) and use engines/jsonline and engines/search.
+// internal/archtest) and use engines/jsonline, engines/search and
+// engines/proc (engines flooding the log alongside a hostile server).
 package bot

@@ -138,7 +138,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 			if len(b.matches) >= b.opts.MaxMatches+runningAllowance {
 				if !b.overLimit.has(obj.ID) {
 					b.overLimit.add(obj.ID)
-					b.log.Warn("not playing a running match: already at the most matches at once",
+					b.serverWarn.Warn("not playing a running match: already at the most matches at once",
 						"match", obj.ID, "max_matches", b.opts.MaxMatches)
 				}
 				return
@@ -223,13 +223,13 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 			return // enough rejects in flight: a later poll lists it again
 		}
 		b.rejected.add(obj.ID)
-		b.log.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
+		b.serverWarn.Info("rejecting a match in a mode the engine cannot play", "match", obj.ID, "mode", mode)
 		go func() {
 			defer func() { <-b.rejects }()
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
 			if _, err := b.c.Reject(ctx, obj.ID); err != nil {
-				b.log.Warn("reject failed", "match", obj.ID, "err", err)
+				b.serverWarn.Warn("reject failed", "match", obj.ID, "err", err)
 			}
 		}()
 		return
@@ -275,7 +275,7 @@ func (b *Bot) onAccept(r acceptResult) {
 		if flipsight.IsAuth(r.err) {
 			b.fail(r.err)
 		}
-		b.log.Warn("accept failed", "match", r.id, "err", r.err)
+		b.serverWarn.Warn("accept failed", "match", r.id, "err", r.err)
 		if m != nil && m.accepting {
 			delete(b.matches, r.id) // release the slot
 			b.eng.releaseMatch(r.id)

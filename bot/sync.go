@@ -55,7 +55,7 @@ func (b *Bot) runStream(ctx context.Context) {
 			ev, err := s.Next()
 			if err != nil {
 				if errors.Is(err, flipsight.ErrBadEvent) {
-					b.log.Warn("skipping a bad stream line", "err", err)
+					b.serverWarn.Warn("skipping a bad stream line", "err", err)
 					continue
 				}
 				s.Close()
@@ -333,7 +333,7 @@ func (b *Bot) onPoll(r pollResult) {
 			hold = min(e.RetryAfter, 30*time.Second)
 		}
 		b.pollHold = time.Now().Add(hold)
-		b.log.Warn("agent_poll failed", "err", r.err, "failures", b.pollFailures, "next_in", max(hold, b.pollInterval()).Round(time.Millisecond))
+		b.serverWarn.Warn("agent_poll failed", "err", r.err, "failures", b.pollFailures, "next_in", max(hold, b.pollInterval()).Round(time.Millisecond))
 		b.noteMisdirected(r.err)
 		b.noteErr(r.err)
 		return
@@ -344,7 +344,7 @@ func (b *Bot) onPoll(r pollResult) {
 	b.noteErr(nil)
 	resp := r.resp
 	for _, err := range resp.Refused {
-		b.log.Warn("refusing a bad object from the server", "err", err)
+		b.serverWarn.Warn("refusing a bad object from the server", "err", err)
 	}
 	if resp.Bot != nil {
 		b.me = resp.Bot.ID

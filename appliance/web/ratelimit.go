@@ -59,6 +59,15 @@ func limiterKey(client string) string {
 	if err != nil {
 		return client
 	}
+	return ClientKey(a)
+}
+
+// ClientKey is the key of a client address that the pages' limits count
+// by: the rate limits here, and the appliance's share of the page
+// connections. An IPv4 address alone (an IPv4-mapped IPv6 address as its
+// IPv4 address), or the /64 network of an IPv6 address, link-local ones
+// included, with its zone dropped.
+func ClientKey(a netip.Addr) string {
 	a = a.WithZone("").Unmap()
 	if a.Is4() {
 		return a.String()

@@ -22,6 +22,7 @@ import (
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/external"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/proc"
 	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -76,7 +77,8 @@ func connect(args []string, getenv func(string) string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "flipbot: %v\n", err)
 		return exitToken
 	}
-	log := newLogger(cfg, stderr)
+	// The engines share one budget of stderr lines (engines/proc).
+	log := proc.WithStderrBudget(newLogger(cfg, stderr), nil)
 	ctx, quit, stop := sigctx(context.Background(), log)
 	defer stop()
 

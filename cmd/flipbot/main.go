@@ -24,7 +24,8 @@
 //
 // It is thin: it may import config (the flags), flipsight, bot and
 // bot/record, bot/analysis (games analyse), engines, engines/external, engines/eval and engines/search
-// (the engine the flags ask for), engines/othello, gpio (the preview's
+// (the engine the flags ask for), engines/othello, engines/proc (one
+// stderr budget for all the engines), gpio (the preview's
 // rendering) and appliance. Its tests also play against the arena.
 package main
 

@@ -43,7 +43,8 @@
 //	slot.go             Slot, the restartable process an adapter talks to
 //	env.go              EngineEnv, the engine's environment; the note on what it lacks
 //	split.go            SplitCommand
-//	stderr.go           the engine's stderr to the log, rate-limited
+//	stderr.go           the engine's stderr to the log, within a budget that
+//	                    the engines of one logger share (WithStderrBudget)
 //	memory.go           Memory, from /proc (Linux)
 //	sys_unix.go         SIGTERM and SIGKILL to the process group (Unix)
 //	sys_linux.go        the tree on Linux: which processes are the engine's, their kill
@@ -52,9 +53,12 @@
 //	sys_bsd.go          the tree on darwin and the BSDs
 //	sys_windows.go      the tree on Windows: the Job Object
 //	pipe_unix.go        the pipes to the engine: pipe(2)
-//	pipe_windows.go     the pipes to the engine: overlapped named pipes
+//	pipe_windows.go     the pipes to the engine: overlapped named pipes that
+//	                    only our own user may open
 //
-// It imports the standard library only, nothing of the module. One test
+// It imports the standard library, golang.org/x/sys/windows, and of the
+// module only the leaf internal/logagg (the dropped stderr lines counted
+// per minute). One test
 // (env_test.go) imports config, to pin the token variable kept out of
 // engines to config's TokenEnv: an exception to arrows down (config sits
 // above the engines), test-only, recorded in internal/archtest.

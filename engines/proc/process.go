@@ -78,6 +78,7 @@ type Process struct {
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
+	budget *stderrBudget // of the stderr lines logged
 
 	lines   chan string
 	done    chan struct{}
@@ -123,6 +124,10 @@ func Start(cfg Config) (*Process, error) {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	budget := budgetOf(log)
+	if budget == nil {
+		budget = newStderrBudget(log, nil)
 	}
 	log = log.With("engine", cfg.Name)
 	var files []*os.File
@@ -205,6 +210,7 @@ func Start(cfg Config) (*Process, error) {
 		stdin:   inW,
 		stdout:  outR,
 		stderr:  errR,
+		budget:  budget,
 		lines:   make(chan string, lineBuffer),
 		done:    make(chan struct{}),
 		closing: make(chan struct{}),
@@ -398,28 +404,20 @@ func readLine(r *bufio.Reader, max int) (string, error) {
 	}
 }
 
-// readStderr logs the stderr lines, at most as many as a lineLimiter lets
+// readStderr logs the stderr lines, at most as many as the budget lets
 // through; it reads every line, so that the engine never blocks on a full
 // pipe.
 func (p *Process) readStderr() {
 	defer p.readers.Done()
 	r := bufio.NewReaderSize(p.stderr, 4096)
-	lim := newLineLimiter(stderrRate, stderrBurst)
 	ctx := context.Background()
 	for {
 		line, err := readLine(r, maxLogLine)
-		if strings.TrimSpace(line) != "" {
-			if ok, dropped := lim.allow(time.Now()); ok {
-				if dropped > 0 {
-					p.log.Warn("engine stderr lines dropped: more than the log takes", "dropped", dropped)
-				}
-				p.log.Log(ctx, p.cfg.StderrLevel, "engine stderr", "line", line)
-			}
+		// A line the log would not show takes nothing of the budget.
+		if strings.TrimSpace(line) != "" && p.log.Enabled(ctx, p.cfg.StderrLevel) && p.budget.allow(p.cfg.Name) {
+			p.log.Log(ctx, p.cfg.StderrLevel, "engine stderr", "line", line)
 		}
 		if err != nil {
-			if lim.dropped > 0 {
-				p.log.Warn("engine stderr lines dropped: more than the log takes", "dropped", lim.dropped)
-			}
 			return
 		}
 	}

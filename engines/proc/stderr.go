@@ -1,44 +1,123 @@
 package proc
 
-import "time"
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
 
-// The engine's stderr reaches the log at most stderrBurst lines at once and
-// stderrRate lines a second after that: an engine that floods its stderr
-// (measured: 23.5 MB in 10 s) must not fill the disk or push everything
-// else out of a small log (gokrazy keeps the last 100 lines of a service).
-// The lines beyond are read and dropped, and their count is logged when
-// lines flow again or the stream ends.
-const (
-	stderrBurst = 100
-	stderrRate  = 20
+	"flipbot.dev/flipbot/internal/logagg"
 )
 
-// lineLimiter is a token bucket over log lines: tokens refill at rate a
-// second up to burst; a line takes one. Not safe for concurrent use (one
-// reader owns it).
-type lineLimiter struct {
-	rate, burst float64
-	tokens      float64
-	last        time.Time
-	dropped     int
+// The engines' stderr reaches the log at most stderrBurst lines at once and
+// stderrPerInterval lines per stderrInterval after that, from all the
+// engines that share a budget ([WithStderrBudget]): an engine that floods
+// its stderr (measured: 23.5 MB in 10 s) must not fill the disk or push
+// everything else out of a small log (gokrazy keeps the last 100 lines of a
+// service, and the pairing code is logged again only once a minute). A
+// restarted engine does not get a fresh burst. The lines beyond are read
+// and dropped, and counted in one line per interval (internal/logagg).
+const (
+	stderrBurst       = 20
+	stderrPerInterval = 20
+	stderrInterval    = time.Minute
+)
+
+// msgStderrDropped is the line that counts the dropped stderr lines.
+const msgStderrDropped = "engine stderr lines dropped: more than the log takes"
+
+// stderrBudget is a token bucket over the engines' stderr lines: tokens
+// refill at stderrPerInterval per stderrInterval up to stderrBurst; a
+// line takes one. Safe for concurrent use (every engine's reader).
+type stderrBudget struct {
+	clock   logagg.Clock
+	dropped *logagg.Log
+
+	mu     sync.Mutex
+	tokens float64
+	last   time.Time
 }
 
-func newLineLimiter(rate, burst float64) *lineLimiter {
-	return &lineLimiter{rate: rate, burst: burst, tokens: burst}
+// newStderrBudget returns a full budget whose dropped lines are counted in
+// log; clock nil means the system's.
+func newStderrBudget(log *slog.Logger, clock logagg.Clock) *stderrBudget {
+	if clock == nil {
+		clock = logagg.SystemClock()
+	}
+	return &stderrBudget{clock: clock, dropped: logagg.New(log, stderrInterval, clock),
+		tokens: stderrBurst, last: clock.Now()}
 }
 
-// allow reports whether a line seen at now may be logged, and, when it may,
-// how many lines were dropped since the last one logged.
-func (l *lineLimiter) allow(now time.Time) (ok bool, dropped int) {
-	if !l.last.IsZero() {
-		l.tokens = min(l.burst, l.tokens+now.Sub(l.last).Seconds()*l.rate)
+// allow reports whether a line may be logged now, taking a token; a line
+// that may not is counted as dropped from engine.
+func (b *stderrBudget) allow(engine string) bool {
+	now := b.clock.Now()
+	b.mu.Lock()
+	if d := now.Sub(b.last); d > 0 {
+		b.tokens = min(stderrBurst, b.tokens+d.Seconds()*stderrPerInterval/stderrInterval.Seconds())
+		b.last = now
 	}
-	l.last = now
-	if l.tokens < 1 {
-		l.dropped++
-		return false, 0
+	ok := b.tokens >= 1
+	if ok {
+		b.tokens--
 	}
-	l.tokens--
-	dropped, l.dropped = l.dropped, 0
-	return true, dropped
+	b.mu.Unlock()
+	if !ok {
+		b.dropped.Warn(msgStderrDropped, "engine", engine)
+	}
+	return ok
+}
+
+// WithStderrBudget returns log with a stderr budget of its own: the
+// engines started with it, or with a logger made from it (With,
+// WithGroup), share one budget of stderr lines, which their restarts do
+// not refill; the lines dropped are counted in log. An engine started
+// with a logger without one has a budget of its own, full at every start.
+// The appliance and flipbot give all their engines one. The budget runs
+// on clock (nil: the system's; tests use a fake one).
+func WithStderrBudget(log *slog.Logger, clock logagg.Clock) *slog.Logger {
+	return withBudget(log, newStderrBudget(log, clock))
+}
+
+// withBudget returns log carrying b.
+func withBudget(log *slog.Logger, b *stderrBudget) *slog.Logger {
+	return slog.New(budgetHandler{Handler: log.Handler(), budget: b})
+}
+
+// budgetOf returns the budget log carries, or nil.
+func budgetOf(log *slog.Logger) *stderrBudget {
+	if log == nil {
+		return nil
+	}
+	if h, ok := log.Handler().(budgetHandler); ok {
+		return h.budget
+	}
+	return nil
+}
+
+// budgetHandler is a handler that carries a stderr budget through With
+// and WithGroup; it logs as the handler it wraps.
+type budgetHandler struct {
+	slog.Handler
+	budget *stderrBudget
+}
+
+// Enabled reports the wrapped handler's answer.
+func (h budgetHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.Handler.Enabled(ctx, l)
+}
+
+// Handle logs r with the wrapped handler.
+func (h budgetHandler) Handle(ctx context.Context, r slog.Record) error {
+	return h.Handler.Handle(ctx, r)
+}
+
+// WithAttrs keeps the budget.
+func (h budgetHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return budgetHandler{Handler: h.Handler.WithAttrs(as), budget: h.budget}
+}
+
+// WithGroup keeps the budget.
+func (h budgetHandler) WithGroup(name string) slog.Handler {
+	return budgetHandler{Handler: h.Handler.WithGroup(name), budget: h.budget}
 }

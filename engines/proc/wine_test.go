@@ -22,7 +22,7 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 	defer cancel()
 	out, err := w.Command(ctx, exe, "-test.short", "-test.count=1", "-test.v").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	for _, name := range []string{"TestJobEndsWithUs", "TestDescendantIsKilled", "TestStopEscalates", "TestWriteTimeout", "TestEchoAndQuit"} {
+	for _, name := range []string{"TestJobEndsWithUs", "TestDescendantIsKilled", "TestStopEscalates", "TestWriteTimeout", "TestEchoAndQuit", "TestPipesAreOurUsersOnly"} {
 		assert.Contains(t, string(out), "--- PASS: "+name+" ", "%s", out)
 	}
 }

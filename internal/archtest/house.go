@@ -80,12 +80,12 @@ func House() Table {
 		realEngines = "real_test.go plays the real Edax and Egaroucid through a bot against the arena, end to end; test-only, and nothing that engines/external's code imports imports it back"
 	)
 	return Table{
-		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/text", "internal/version"},
+		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/logagg", "internal/text", "internal/version"},
 		TestLeaves: []string{"internal/testutil", "internal/testutil/browser", "internal/winetest"},
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
 			{Pkg: "cmd/flipbot", Layer: LayerCommand,
-				Imports: []string{appliance, bot, analysis, record, config, engines, eval, external, othello, search, flipsight, gpio},
+				Imports: []string{appliance, bot, analysis, record, config, engines, eval, external, othello, proc, search, flipsight, gpio},
 				Tests:   []string{arena, egaroucidT, ggf},
 				Why:     "the connector, its games and challenge tools, the display preview and the appliance's entry point; its tests play against the arena"},
 			{Pkg: "cmd/flipbot-arena", Layer: LayerCommand,
@@ -107,8 +107,8 @@ func House() Table {
 
 			// The device runtime.
 			{Pkg: appliance, Layer: LayerDevice,
-				Imports: []string{abootfs, amdns, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, route, search, sizing, flipsight, gpio},
-				Tests:   []string{arena, egaroucidT, ggf, proc},
+				Imports: []string{abootfs, amdns, aratings, asettings, astate, astore, aweb, bot, analysis, record, config, engines, egaroucid, eval, othello, proc, route, search, sizing, flipsight, gpio},
+				Tests:   []string{arena, egaroucidT, ggf},
 				Why:     "runs the device: a bot with its engines composed for the device, the pages, the files, the indicators; its end-to-end tests play against the arena"},
 			{Pkg: aweb, Layer: LayerDevice,
 				Imports: []string{astate, asettings, aratings, astore, record, config, othello, flipsight, boardview},
@@ -141,7 +141,7 @@ func House() Table {
 				Why:     "finished games: the rules replay them, GGF exports them, the wire's limits bound them"},
 			{Pkg: bot, Layer: LayerPlayer,
 				Imports: []string{record, engines, othello, flipsight},
-				Tests:   []string{jsonline, search},
+				Tests:   []string{jsonline, proc, search},
 				Exceptions: []Exception{
 					{Import: arena, TestOnly: true, Why: botVsArena},
 					{Import: arenatest, TestOnly: true, Why: botVsArena},

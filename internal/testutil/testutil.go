@@ -1,13 +1,16 @@
 // Package testutil holds helpers for flipbot's tests; only _test.go files
 // import it.
 //
-// One file, testutil.go ([SyncBuffer]). A leaf for tests: it imports
-// nothing of the module.
+// One file, testutil.go ([SyncBuffer], [LineRing], [FakeClock]). A leaf
+// for tests: it imports nothing of the module.
 package testutil
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 )
 
 // SyncBuffer is a bytes.Buffer safe for concurrent writers and readers: a
@@ -30,4 +33,118 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// LineRing keeps the last lines written to it, as gokrazy keeps a
+// service's last 100 log lines: an io.Writer for a slog handler. Safe for
+// concurrent use.
+type LineRing struct {
+	mu      sync.Mutex
+	size    int
+	lines   []string
+	partial string
+	total   int
+}
+
+// NewLineRing returns a ring of size lines.
+func NewLineRing(size int) *LineRing { return &LineRing{size: size} }
+
+// Write adds the complete lines in p (a line may span writes).
+func (r *LineRing) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.partial + string(p)
+	for {
+		line, rest, ok := strings.Cut(s, "\n")
+		if !ok {
+			break
+		}
+		r.lines = append(r.lines, line)
+		r.total++
+		if len(r.lines) > r.size {
+			r.lines = slices.Delete(r.lines, 0, len(r.lines)-r.size)
+		}
+		s = rest
+	}
+	r.partial = s
+	return len(p), nil
+}
+
+// Lines returns the lines kept, oldest first.
+func (r *LineRing) Lines() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.lines)
+}
+
+// Total returns how many lines were ever written.
+func (r *LineRing) Total() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.total
+}
+
+// Contains reports whether a kept line contains s.
+func (r *LineRing) Contains(s string) bool {
+	return slices.ContainsFunc(r.Lines(), func(l string) bool { return strings.Contains(l, s) })
+}
+
+// FakeClock is a clock that moves only when told: Now and AfterFunc as
+// logagg.Clock has them. Safe for concurrent use.
+type FakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	f  func()
+}
+
+// NewFakeClock returns a clock at start.
+func NewFakeClock(start time.Time) *FakeClock { return &FakeClock{now: start} }
+
+// Now returns the clock's time.
+func (c *FakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc calls f when the clock has been advanced by d.
+func (c *FakeClock) AfterFunc(d time.Duration, f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), f: f})
+}
+
+// Advance moves the clock by d, calling the functions that fall due, in
+// their order and in the caller's goroutine (one that schedules another
+// due within d is called too).
+func (c *FakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		i := -1
+		for j, t := range c.timers {
+			if !t.at.After(end) && (i < 0 || t.at.Before(c.timers[i].at)) {
+				i = j
+			}
+		}
+		if i < 0 {
+			c.now = end
+			c.mu.Unlock()
+			return
+		}
+		t := c.timers[i]
+		c.timers = slices.Delete(c.timers, i, i+1)
+		if t.at.After(c.now) {
+			c.now = t.at
+		}
+		c.mu.Unlock()
+		t.f()
+	}
 }

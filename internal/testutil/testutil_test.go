@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestSyncBufferConcurrentWriters(t *testing.T) {
@@ -22,5 +23,32 @@ func TestSyncBufferConcurrentWriters(t *testing.T) {
 	wg.Wait()
 	if got := b.String(); got != strings.Repeat("x", 800) {
 		t.Fatalf("got %d bytes, want 800", len(got))
+	}
+}
+
+func TestLineRingKeepsTheLastLines(t *testing.T) {
+	r := NewLineRing(3)
+	r.Write([]byte("a\nb\nc"))
+	r.Write([]byte("d\ne\n"))
+	if got := strings.Join(r.Lines(), ","); got != "b,cd,e" {
+		t.Fatalf("lines %q, want b,cd,e", got)
+	}
+	if r.Total() != 4 || !r.Contains("cd") || r.Contains("a") {
+		t.Fatalf("total %d, lines %q", r.Total(), r.Lines())
+	}
+}
+
+func TestFakeClockCallsWhatFallsDue(t *testing.T) {
+	start := time.Unix(0, 0)
+	c := NewFakeClock(start)
+	var got []string
+	c.AfterFunc(2*time.Second, func() {
+		got = append(got, "2s at "+c.Now().Sub(start).String())
+		c.AfterFunc(time.Second, func() { got = append(got, "3s at "+c.Now().Sub(start).String()) })
+	})
+	c.AfterFunc(10*time.Second, func() { got = append(got, "10s") })
+	c.Advance(5 * time.Second)
+	if s := strings.Join(got, ","); s != "2s at 2s,3s at 3s" || c.Now() != start.Add(5*time.Second) {
+		t.Fatalf("called %q, now %v", s, c.Now())
 	}
 }
