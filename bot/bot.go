@@ -86,14 +86,13 @@ type Bot struct {
 	abortMove context.CancelFunc
 
 	// Loop-owned state below.
-	me          int64
-	botInfo     BotInfo
-	names       map[int64]string
-	matches     map[int64]*match
-	rejected    *recent[int64]  // pending matches refused: not considered again
-	ended       *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
-	overLimit   *recent[int64]  // running matches not taken for lack of a slot (counted once each)
-	failingSaid *recent[int64]  // pending matches not accepted while the engine fails (logged once each)
+	me        int64
+	botInfo   BotInfo
+	names     map[int64]string
+	matches   map[int64]*match
+	rejected  *recent[int64]  // pending matches refused: not considered again
+	ended     *recent[endKey] // matches (human: rounds) seen ending: a late, older view never revives them
+	overLimit *recent[int64]  // running matches not taken for lack of a slot (counted once each)
 	// engineFailing says why the engine is taken as broken (empty: it is
 	// not): it failed on failingAfter own moves in a row; engineFaults
 	// counts them; probing is a probe in flight, probedAt when the last
@@ -168,24 +167,23 @@ func New(opts Options) (*Bot, error) {
 			Engine:   text.Clip(opts.Engine.Name, flipsight.MaxEnvironmentLen),
 			Practice: opts.Engine.Practice,
 		},
-		eng:         newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
-		over:        NewOverheadMeter(),
-		streamMsgs:  make(chan streamMsg, 64),
-		pollDone:    make(chan pollResult, 1),
-		acceptDone:  make(chan acceptResult, 8),
-		probeDone:   make(chan probeResult, 1),
-		taskMsgs:    make(chan taskMsg, 64),
-		refreshes:   make(chan refreshReq, 8),
-		names:       map[int64]string{},
-		matches:     map[int64]*match{},
-		rejected:    newRecent[int64](maxRecentIDs),
-		ended:       newRecent[endKey](maxRecentIDs),
-		overLimit:   newRecent[int64](maxRecentIDs),
-		failingSaid: newRecent[int64](maxRecentIDs),
-		serverWarn:  logagg.New(opts.Logger, ServerWarnInterval, nil),
-		rejects:     make(chan struct{}, maxRejects),
-		searches:    map[legKey]map[int]record.Search{},
-		stopNow:     make(chan struct{}),
+		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
+		over:       NewOverheadMeter(),
+		streamMsgs: make(chan streamMsg, 64),
+		pollDone:   make(chan pollResult, 1),
+		acceptDone: make(chan acceptResult, 8),
+		probeDone:  make(chan probeResult, 1),
+		taskMsgs:   make(chan taskMsg, 64),
+		refreshes:  make(chan refreshReq, 8),
+		names:      map[int64]string{},
+		matches:    map[int64]*match{},
+		rejected:   newRecent[int64](maxRecentIDs),
+		ended:      newRecent[endKey](maxRecentIDs),
+		overLimit:  newRecent[int64](maxRecentIDs),
+		serverWarn: logagg.New(opts.Logger, ServerWarnInterval, nil),
+		rejects:    make(chan struct{}, maxRejects),
+		searches:   map[legKey]map[int]record.Search{},
+		stopNow:    make(chan struct{}),
 	}
 	b.status = Status{State: StateConnecting, Updated: b.clock.Now()}
 	b.abort, b.abortMove = context.WithCancel(context.Background())

@@ -418,7 +418,7 @@ func (b *Bot) logMoveShort(j moveJob, c choice, took time.Duration) {
 // that nothing of a match follows its "match finished" line but at
 // --verbose (task goroutine).
 func (b *Bot) moveLog(j moveJob) *slog.Logger {
-	if j.tally != nil && j.tally.over.Load() {
+	if j.tally.ended() {
 		return slog.New(debugOnly{b.log.Handler()})
 	}
 	return b.log
@@ -448,7 +448,7 @@ func (b *Bot) logFallback(j moveJob, cause, why string, err error) {
 	if err != nil {
 		args = append(args, "err", err)
 	}
-	if j.tally == nil || j.tally.firstOf(cause) {
+	if j.tally.firstOf(cause) {
 		b.moveLog(j).Warn("playing a fallback move", args...)
 		return
 	}
@@ -640,9 +640,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 			} else {
 				b.log.Debug("move detail", args...)
 			}
-			if j.tally != nil {
-				j.tally.add(c.source, c.cause)
-			}
+			j.tally.add(c.source, c.cause)
 			return taskMsg{sent: &Search{Move: c.move, Revision: t.rev, Ply: len(j.leg.History), Source: c.source, Cause: c.cause,
 				Depth: c.res.Depth, Exact: c.res.Exact, Score: c.res.Score,
 				ElapsedMS: b.clock.Now().Sub(j.arrived).Milliseconds()}}

@@ -241,10 +241,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 		// Accepting would play a rated match with built-in fallback moves
 		// under the owner's name; it stays pending (and may expire) until
 		// the engine answers a probe again.
-		if !b.failingSaid.has(obj.ID) {
-			b.failingSaid.add(obj.ID)
-			b.log.Warn("not accepting the match: the engine is failing", "match", obj.ID, "mode", mode, "why", b.engineFailing)
-		}
+		b.serverWarn.Warn("not accepting the match: the engine is failing", "match", obj.ID, "mode", mode, "why", b.engineFailing)
 		return
 	}
 	// Reserve the slot before accepting, so that simultaneous challenges
@@ -469,7 +466,7 @@ func (b *Bot) stillMyMove(key legKey, rev int64) bool {
 // finish ends a tracked match; obj is nil when the server stopped listing
 // it (loop).
 func (b *Bot) finish(m *match, obj *flipsight.Match) {
-	m.tally.over.Store(true)
+	m.tally.end()
 	delete(b.matches, m.id)
 	b.ended.add(endKey{m.id, m.round})
 	m.cancelTasks()

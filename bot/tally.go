@@ -80,7 +80,8 @@ func (c MoveCounts) clone() MoveCounts {
 
 // moveTally counts a match's moves as its tasks send them, and remembers
 // which fallback causes were already told at the default log level. The
-// match's tasks write it, the loop reads it: it has its own mutex.
+// match's tasks write it, the loop reads it: it has its own mutex. A nil
+// moveTally counts nothing (a match tracked without one, in tests).
 type moveTally struct {
 	mu     sync.Mutex
 	counts MoveCounts
@@ -93,6 +94,9 @@ type moveTally struct {
 // firstOf reports whether cause is the first fallback of its kind in the
 // match (the one logged as a warning).
 func (t *moveTally) firstOf(cause string) bool {
+	if t == nil {
+		return true
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.told[cause] {
@@ -107,6 +111,9 @@ func (t *moveTally) firstOf(cause string) bool {
 
 // add counts a sent move.
 func (t *moveTally) add(source, cause string) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch source {
@@ -124,7 +131,20 @@ func (t *moveTally) add(source, cause string) {
 
 // snapshot returns the counts so far.
 func (t *moveTally) snapshot() MoveCounts {
+	if t == nil {
+		return MoveCounts{}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.counts.clone()
 }
+
+// end marks the match reported finished (the loop).
+func (t *moveTally) end() {
+	if t != nil {
+		t.over.Store(true)
+	}
+}
+
+// ended reports whether the match was reported finished.
+func (t *moveTally) ended() bool { return t != nil && t.over.Load() }
