@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // DefaultCapBytes is the default size cap of a Store: about 50 MB.
@@ -450,7 +452,9 @@ func (s *Store) write(e *entry) error {
 	}
 	if created && (n > 0 || werr == nil) {
 		s.segs = append(s.segs, seg)
-		syncDir(s.dir)
+		// The new file's name made durable; a failure costs at most
+		// this file after a crash, never the game just written.
+		_ = atomicfile.SyncDir(s.dir)
 	}
 	if werr != nil {
 		seg.size += int64(n)
@@ -464,13 +468,6 @@ func (s *Store) write(e *entry) error {
 	seg.entries = append(seg.entries, e)
 	s.byID[e.sum.ID] = e
 	return nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
 }
 
 // rotate deletes the oldest files, with the analyses of their games,
