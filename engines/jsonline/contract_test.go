@@ -144,3 +144,13 @@ func TestNoTimeLeftAsksNothing(t *testing.T) {
 	_, err = os.Stat(path)
 	assert.True(t, os.IsNotExist(err), "nothing was written")
 }
+
+// TestJunkInsteadOfAnAnswerIsSaid: an engine that prints lines that are
+// not an answer until its budget_ms is over fails with an error that says
+// what it printed, not only that the time was up.
+func TestJunkInsteadOfAnAnswerIsSaid(t *testing.T) {
+	e := newFake(t, nil, "junk")
+	_, err := e.Move(context.Background(), wireRequest(othello.New(othello.Std), 10*time.Second, 300*time.Millisecond, 0, 0))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `it printed a line that is not an answer, the last "hello, I am not JSON"`)
+}

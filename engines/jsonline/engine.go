@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	"flipbot.dev/flipbot/engines"
@@ -178,6 +179,10 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 			// A late answer must never be read as the next move's.
 			e.log.Warn("engine gave no answer within budget_ms; killing it", "budget_ms", budget.Milliseconds())
 			e.slot.Retire(p, false)
+			var sk *skippedLines
+			if errors.As(err, &sk) {
+				return engines.Result{}, fmt.Errorf("jsonline move: %w (%s)", adapt.WaitErr(ctx, wctx), sk.note())
+			}
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", adapt.WaitErr(ctx, wctx))
 		default:
 			return engines.Result{}, fmt.Errorf("jsonline move: %w", err)
@@ -259,9 +264,14 @@ func (e *Engine) drain(p *proc.Process) {
 
 // await reads lines until an answer, the end of stdout or the end of ctx.
 func (e *Engine) await(ctx context.Context, p *proc.Process, size int) (int, error) {
+	skipped, last := 0, ""
 	for {
 		select {
 		case <-ctx.Done():
+			if skipped > 0 {
+				// What it printed instead of an answer says why.
+				return 0, &skippedLines{err: ctx.Err(), n: skipped, last: last}
+			}
 			return 0, ctx.Err()
 		case l, ok := <-p.Lines():
 			if !ok {
@@ -275,11 +285,35 @@ func (e *Engine) await(ctx context.Context, p *proc.Process, size int) (int, err
 			m, isAnswer, err := ParseAnswer([]byte(l), size)
 			if !isAnswer {
 				e.log.Debug("engine line skipped", "line", text.Elide(l, maxLogLine))
+				skipped, last = skipped+1, l
 				continue
 			}
 			return m, err
 		}
 	}
+}
+
+// skippedLines is await's error when the wait ended after lines that are
+// not an answer: how many, and the last one.
+type skippedLines struct {
+	err  error
+	n    int
+	last string
+}
+
+func (s *skippedLines) Error() string { return s.err.Error() + " (" + s.note() + ")" }
+func (s *skippedLines) Unwrap() error { return s.err }
+
+// note says what the engine printed instead of an answer.
+func (s *skippedLines) note() string {
+	lines := "lines that are not an answer"
+	if s.n == 1 {
+		lines = "a line that is not an answer"
+	}
+	if s.n > 1 {
+		lines = strconv.Itoa(s.n) + " " + lines
+	}
+	return fmt.Sprintf("it printed %s, the last %q", lines, text.Elide(s.last, maxLogLine))
 }
 
 // interpreters are programs whose first argument names the engine.

@@ -128,6 +128,8 @@ func fakeMain(args []string) int {
 			say(`{"move": -1}`)
 		case "badmove":
 			say(`{"move": "zz"}`)
+		case "junk": // prints, but never an answer
+			say("hello, I am not JSON")
 		case "hang", "child":
 		case "crash":
 			return 3

@@ -103,6 +103,15 @@ var runtimePrefixes = map[string][]string{
 	"wine": {"WINE"}, "python": {"CONDA_", "VIRTUAL_"}, "python3": {"CONDA_", "VIRTUAL_"},
 }
 
+// ownNote is note (envNote's) when it names variables that look like the
+// engine's own, "" when it only counts the others.
+func ownNote(note string) string {
+	if strings.HasPrefix(note, "the engine environment filter dropped ") {
+		return note
+	}
+	return ""
+}
+
 // envNote says what an engine's environment child lacks of ours, parent
 // (KEY=VALUE entries both), for an engine that failed to start or exited
 // at once: the dropped variables that look like the engine's own (a part

@@ -91,8 +91,9 @@ type Process struct {
 	waitErr  error       // set before done is closed
 	// started is when the process started.
 	started time.Time
-	// envNote says which of our variables its environment lacks (see
-	// envNote), for an exit at once; "" when none.
+	// envNote names the variables of ours that look like the engine's own
+	// and that its environment lacks (see envNote, ownNote), for an exit
+	// at once; "" when none.
 	envNote string
 	// atOnce: the process exited within quickExit of its start, unasked,
 	// lacking variables of ours (set before done is closed).
@@ -184,8 +185,11 @@ func Start(cfg Config) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		t.release()
 		closeAll()
-		if note != "" {
-			return nil, fmt.Errorf("start engine %s: %w (%s)", cfg.Name, err, note)
+		// A program that could not be started was not run: its own
+		// variables are worth naming (a path it needs), the count of the
+		// others is not.
+		if own := ownNote(note); own != "" {
+			return nil, fmt.Errorf("start engine %s: %w (%s)", cfg.Name, err, own)
 		}
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Name, err)
 	}
@@ -215,7 +219,7 @@ func Start(cfg Config) (*Process, error) {
 		done:    make(chan struct{}),
 		closing: make(chan struct{}),
 		started: time.Now(),
-		envNote: note,
+		envNote: ownNote(note), // the count of the others alone is noise
 	}
 	p.readers.Add(2)
 	go p.readStdout()
