@@ -349,9 +349,10 @@ func (e *matchProcess) Move(ctx context.Context, req engines.Request) (engines.R
 }
 
 // TestOtherLegsTurnsReachTheReplacement: when one leg's request overruns
-// and the match's one engine process is replaced, the other leg's request
-// that was waiting for the old process goes to the replacement: every turn
-// of the other leg is answered by the engine, none by a fallback.
+// and the match's one engine process is killed, the other leg's request
+// that was waiting for it goes to the new process (the engine is not
+// closed under it): every turn of the other leg is answered by the engine,
+// none by a fallback (before: 6 of 10).
 func TestOtherLegsTurnsReachTheReplacement(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{clock: 60 * time.Second})

@@ -335,7 +335,7 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 					eng = n
 					continue
 				}
-				b.eng.discard(j.key, eng, j.mode)
+				b.afterFailure(j, eng, spec)
 				return fallback(CauseFailed, "engine failed", a.err, waited)
 			}
 			if !slices.Contains(legal, a.res.Move) {
@@ -349,6 +349,24 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 			return choice{}, true
 		}
 	}
+}
+
+// afterFailure deals with an engine whose Move failed (task goroutine). An
+// engine of the spec's protocol (spec: engines/jsonline, one process for
+// both legs of a match) has already killed a process that overran or died,
+// and starts a new one at its next request: the other leg's request that
+// waits for it gets that new process. Replacing the whole engine instead
+// closed it under that request, whose retry then queued behind this leg's
+// next request on the replacement, and so on: the other leg lost 20 of
+// its 26 turns to fallbacks against an engine that overran one leg only.
+// Its process is started again ahead of the next move. Other engines are
+// replaced (discard).
+func (b *Bot) afterFailure(j moveJob, eng engines.Engine, spec bool) {
+	if spec {
+		b.eng.startLater(eng, j.key, j.mode)
+		return
+	}
+	b.eng.discard(j.key, eng, j.mode)
 }
 
 // ask asks eng for req and waits for its answer until the time until, or
@@ -542,7 +560,7 @@ func (b *Bot) askInBackground(j moveJob, pos othello.Position, clk engines.Reque
 			b.log.Warn("engine failed on a forced turn", "match", j.key.match, "leg", j.key.leg,
 				"revision", j.leg.Revision, "err", err)
 			if !errors.Is(err, engines.ErrNotReady) {
-				b.eng.discard(j.key, eng, j.mode)
+				b.afterFailure(j, eng, true)
 			}
 		}
 	}()
