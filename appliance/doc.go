@@ -39,6 +39,9 @@
 //     hears of one (the match gate).
 //   - ratinghistory.go: the bot's rating sampled from the runner's
 //     reports, kept by appliance/ratings.
+//   - results.go: the recent results, merged across bots (a new token,
+//     new settings) and kept on /perm ([ResultsFileName], the newest
+//     [MaxResults]), read back at the start.
 //   - provision.go: web.Backend's token side: checking and keeping a
 //     token, removing it, the pairing code (logged again every
 //     [PairingCodeLogInterval] while setup is needed).

@@ -342,6 +342,9 @@ func (a *app) startup() {
 	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
 	a.ratings = newRatingRecorder(a.cfg.Dir, a.fs, a.log)
 	a.runner.onBot = a.ratings.observe
+	keeper, results := newResultsKeeper(a.cfg.Dir, a.fs, a.log)
+	a.runner.onResults = keeper.observe
+	a.hub.Update(func(st *state.Status) { st.Results = results })
 	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.fs)
 	if a.permLabel != "" {
 		storage.Path = a.permLabel
