@@ -48,6 +48,9 @@
 //   - settings.go: web.Backend's settings side: the settings in effect and
 //     applying new ones without a reboot.
 //   - cardtoken.go: the token file on the SD card at start.
+//   - netup.go: whether the device's network is up (an address and a
+//     default route from Linux's route tables), so that the pages tell
+//     "FlipSight unreachable" from "No network".
 //   - storage.go, storage_unix.go, storage_other.go: whether /perm is
 //     there and writable, and its free space.
 //   - listeners.go: binding the pages to private addresses only, following
