@@ -67,6 +67,10 @@
 //     behind the gokrazy build tag, gokrazy's password files.
 //   - indicators.go: the LEDs and display (package gpio), each state mapped
 //     onto the gpio package's own input.
+//   - mirror.go: web.Backend's mirror of the indicators: the three LEDs'
+//     patterns (gpio.StatusLEDs) and the display's screen as a PNG
+//     (gpio.Preview), from the status that drives them, rendered once per
+//     change.
 //   - checker.go: the token check, one real agent_poll, its errors
 //     classified by flipsight's rules.
 //   - player.go, engines.go, egaroucid_pool.go: the engine composition

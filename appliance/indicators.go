@@ -26,6 +26,9 @@ type GPIOIndicators struct {
 	in    *gpio.Indicators
 	last  gpio.Status
 	found state.Indicators
+
+	// screens keeps the display's screen rendered for the pages.
+	screens screenCache
 }
 
 // NewGPIOIndicators returns indicators that open the hardware on the first

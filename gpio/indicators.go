@@ -224,10 +224,10 @@ func (in *Indicators) setLEDs(st Status) {
 	if in.leds == nil {
 		return
 	}
-	g, y, r := LEDPatterns(st)
+	leds := StatusLEDs(st)
 	ps := make([]led.Pattern, len(in.ledKinds))
 	for i, k := range in.ledKinds {
-		ps[i] = [...]led.Pattern{g, y, r, ACTPattern(st)}[k]
+		ps[i] = [...]led.Pattern{leds[0], leds[1], leds[2], ACTPattern(st)}[k]
 	}
 	in.leds.Set(ps...)
 }

@@ -16,6 +16,8 @@
 //     [EngineSettings], [Device], [Storage], [CardToken]); the bot's own
 //     types are aliased ([BotInfo], [Match], [Leg], [Result]).
 //   - hub.go: [Hub], the one owner of the Status.
+//   - mirror.go: [Mirror], what the LEDs and the display show, for the
+//     pages ([Light], [Screen]); computed by the appliance, not kept.
 //   - network.go: "no network" told apart from "FlipSight unreachable"
 //     (Device.NetworkUp), and an error reaching FlipSight as a sentence
 //     people read ([NetworkCause], Status.NetworkSentence).

@@ -84,3 +84,23 @@ func TestNetworkSentenceOnThePage(t *testing.T) {
 		assert.Greater(t, strings.Index(body, "dial tcp 203.0.113.5:443"), i)
 	}
 }
+
+// TestStatusPageListsMissingIndicators: the LEDs and display found and,
+// for each thing missing, the reason are on the page. Before, they were
+// only in /api/status and the log.
+func TestStatusPageListsMissingIndicators(t *testing.T) {
+	h := newTestHandler(t)
+	h.hub.Update(func(st *state.Status) {
+		st.Phase, st.Token, st.Storage.OK = state.PhaseRunning, state.TokenStored, true
+		st.Indicators = state.Indicators{LEDs: []string{"yellow GPIO27"}, Missing: []string{
+			"green LED pin GPIO17 not available (no /dev/gpiochip0)", "display: no device at 0x3c, 0x3d, 0x27, 0x3f on I2C1"}}
+	})
+	for _, path := range []string{"/", "/live"} {
+		_, body := h.get(path)
+		assert.Contains(t, body, `<span class="pill">yellow GPIO27</span>`, path)
+		assert.Contains(t, body, `<li class="warn">green LED pin GPIO17 not available (no /dev/gpiochip0)</li>`, path)
+		assert.Contains(t, body, `<li class="warn">display: no device at 0x3c, 0x3d, 0x27, 0x3f on I2C1</li>`, path)
+	}
+	code, _ := h.get("/display.png")
+	assert.Equal(t, http.StatusNotFound, code, "no picture without indicators")
+}
