@@ -82,7 +82,7 @@ func TestStatusPageMirrorsTheIndicators(t *testing.T) {
 		cfg.Indicators = ind
 	})
 	_, body := e.get("/", false)
-	assert.Contains(t, body, `<i class="led c-green p-on" data-pattern="on"></i> green: <b>on</b>`)
+	assert.Contains(t, body, `<i class="led c-green p-on" data-pattern="on" data-period="0"></i> green: <b>on</b>`)
 	assert.Contains(t, body, `<i class="led c-yellow p-off"`)
 	assert.Contains(t, body, `<i class="led c-red p-off"`)
 	assert.Regexp(t, `<img id="display-img" src="/display.png\?v=\d+" width="396" height="204"`, body)
@@ -102,6 +102,14 @@ func TestStatusPageMirrorsTheIndicators(t *testing.T) {
 	var ref bytes.Buffer
 	require.NoError(t, gpio.Preview(&ref, ToGPIOStatus(e.a.hub.Snapshot(), time.Now()), gpio.DisplaySSD1306, gpio.View{}))
 	assert.Equal(t, ref.Bytes(), b, "the screen of the status the device shows")
+
+	req, err := http.NewRequest(http.MethodGet, e.base+"/display.png", nil)
+	require.NoError(t, err)
+	req.Header.Set("If-None-Match", resp.Header.Get("ETag"))
+	again, err := e.client.Do(req)
+	require.NoError(t, err)
+	again.Body.Close()
+	assert.Equal(t, http.StatusNotModified, again.StatusCode, "the same screen is not sent again")
 }
 
 // TestLEDAnimationsMatchThePatterns: the page's CSS animation of each

@@ -49,3 +49,13 @@ func (l Light) Class() string {
 	}
 	return string(b)
 }
+
+// PeriodMS is the length of one period of the pattern in milliseconds (0
+// for "on" and "off").
+func (l Light) PeriodMS() int64 {
+	var sum int64
+	for _, s := range l.StepsMS {
+		sum += s
+	}
+	return sum
+}

@@ -1,6 +1,9 @@
 package web
 
 import (
+	"bytes"
+	"fmt"
+	"hash/fnv"
 	"net/http"
 	"time"
 
@@ -45,9 +48,12 @@ func (h *Handler) serveDisplayPNG(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no display picture", http.StatusNotFound)
 		return
 	}
+	sum := fnv.New64a()
+	sum.Write(b)
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Write(b)
+	w.Header().Set("ETag", fmt.Sprintf(`"%x"`, sum.Sum64()))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
 }
 
 // serveAPIStatus answers /api/status: the Status as JSON, without the token
