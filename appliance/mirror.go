@@ -75,13 +75,14 @@ func (c *screenCache) render(st gpio.Status, d gpio.Display) ([]byte, int, int, 
 }
 
 // shown returns the status the indicators show now (the one that drives
-// the pins), the display's type and whether it is driven, and what was
-// found.
+// the pins) with the pairing code hidden (hidePairingCode), the display's
+// type and whether it is driven, and what was found.
 func (g *GPIOIndicators) shown() (gpio.Status, gpio.Display, bool, state.Indicators) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	st := g.last
 	st.Game.Legs = slices.Clone(st.Game.Legs)
+	st.PairingCode = hidePairingCode(st.PairingCode)
 	d, connected := gpio.DisplayNone, false
 	if g.in != nil {
 		d = g.in.Display()
@@ -128,4 +129,12 @@ func (g *GPIOIndicators) DisplayPNG() ([]byte, error) {
 	st, d, _, _ := g.shown()
 	b, _, _, _, err := g.screens.render(st, d)
 	return b, err
+}
+
+// hidePairingCode returns the pairing code as the pages' picture of the
+// display shows it: a dash for each character. The code proves that the
+// owner sees the device; /display.png is served without a password to
+// anyone who reaches the pages, so it must never carry it.
+func hidePairingCode(code string) string {
+	return strings.Repeat("-", len(code))
 }

@@ -157,3 +157,28 @@ func TestLEDAnimationsMatchThePatterns(t *testing.T) {
 		})
 	}
 }
+
+// TestDisplayPictureHidesThePairingCode: /display.png, served without a
+// password, shows the setup screen with the pairing code dashed out: the
+// code proves that the owner sees the device itself.
+func TestDisplayPictureHidesThePairingCode(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ind := NewGPIOIndicators(ctx, slog.New(slog.DiscardHandler))
+	defer ind.Close()
+	s := settings.Default()
+	s.Display = "none"
+	ind.Configure(s)
+	st := state.Status{Kind: state.KindSetupNeeded, PairingCode: "480917",
+		Device: state.Device{Addresses: []string{"192.168.1.23"}, PageURLs: []string{"http://192.168.1.23:8080/"}}}
+	ind.Show(st)
+	b, err := ind.DisplayPNG()
+	require.NoError(t, err)
+	gs := ToGPIOStatus(st, time.Now())
+	var device, hidden bytes.Buffer
+	require.NoError(t, gpio.Preview(&device, gs, gpio.DisplaySSD1306, gpio.View{}))
+	gs.PairingCode = "------"
+	require.NoError(t, gpio.Preview(&hidden, gs, gpio.DisplaySSD1306, gpio.View{}))
+	assert.NotEqual(t, device.Bytes(), b, "not the code the device shows")
+	assert.Equal(t, hidden.Bytes(), b, "the same screen, the code dashed out")
+}
