@@ -154,6 +154,11 @@ func TestPagesAtPhoneWidth(t *testing.T) {
 	assert.Equal(t, 128*3+12, screen[0], "the display's picture loaded")
 	assert.LessOrEqual(t, screen[1], 390, "and drawn within the screen")
 	assert.Equal(t, 3, screen[2], "three LEDs")
+	var anim []string
+	require.NoError(t, b.Eval(`(function(){var l=document.querySelector("#mirror .led.p-slow-blink");var c=getComputedStyle(l);return [c.animationName,c.animationDuration,l.style.animationDelay]})()`, &anim))
+	require.Len(t, anim, 3)
+	assert.Equal(t, []string{"led-slow-blink", "1s"}, anim[:2], "the yellow LED blinks slowly in a game")
+	assert.Regexp(t, `^-?\d+ms$`, anim[2], "in step with the clock (refresh.js)")
 	checkPhonePage(t, b, e.base+"/games", "games")
 	img = checkPhonePage(t, b, e.base+"/games/"+oct.ID, "replay")
 	boardsDrawn(t, b, img, "#board", 1)
