@@ -10,7 +10,9 @@ import (
 // reportOf returns the status's report after the bot's report rep, prev
 // being the one before. The bot's types are the status's (BotInfo, Match,
 // Leg and Result are aliases), so only the top level is copied, field by
-// field; a test checks that every field of bot.Status is used here.
+// field; a test checks that every field of bot.Status is used here. The
+// bot's results are merged into those kept before (mergeResults), so that
+// a bot started anew does not empty them.
 func reportOf(prev state.Report, rep bot.Status) state.Report {
 	r := state.Report{
 		BotState:   rep.State,
@@ -31,7 +33,7 @@ func reportOf(prev state.Report, rep bot.Status) state.Report {
 		r.Matches = []state.Match{}
 	}
 	if rep.Results != nil {
-		r.Results = slices.Clone(rep.Results)
+		r.Results = mergeResults(prev.Results, rep.Results)
 	}
 	r.NetworkDown = !r.Online && rep.NetworkDown
 	switch {

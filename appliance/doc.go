@@ -39,12 +39,18 @@
 //     hears of one (the match gate).
 //   - ratinghistory.go: the bot's rating sampled from the runner's
 //     reports, kept by appliance/ratings.
+//   - results.go: the recent results, merged across bots (a new token,
+//     new settings) and kept on /perm ([ResultsFileName], the newest
+//     [MaxResults]), read back at the start.
 //   - provision.go: web.Backend's token side: checking and keeping a
 //     token, removing it, the pairing code (logged again every
 //     [PairingCodeLogInterval] while setup is needed).
 //   - settings.go: web.Backend's settings side: the settings in effect and
 //     applying new ones without a reboot.
 //   - cardtoken.go: the token file on the SD card at start.
+//   - netup.go: whether the device's network is up (an address and a
+//     default route from Linux's route tables), so that the pages tell
+//     "FlipSight unreachable" from "No network".
 //   - storage.go, storage_unix.go, storage_other.go: whether /perm is
 //     there and writable, and its free space.
 //   - listeners.go: binding the pages to private addresses only, following
@@ -61,6 +67,10 @@
 //     behind the gokrazy build tag, gokrazy's password files.
 //   - indicators.go: the LEDs and display (package gpio), each state mapped
 //     onto the gpio package's own input.
+//   - mirror.go: web.Backend's mirror of the indicators: the three LEDs'
+//     patterns (gpio.StatusLEDs) and the display's screen as a PNG
+//     (gpio.Preview), from the status that drives them, rendered once per
+//     change.
 //   - checker.go: the token check, one real agent_poll, its errors
 //     classified by flipsight's rules.
 //   - player.go, engines.go, egaroucid_pool.go: the engine composition

@@ -26,6 +26,9 @@ type GPIOIndicators struct {
 	in    *gpio.Indicators
 	last  gpio.Status
 	found state.Indicators
+
+	// screens keeps the display's screen rendered for the pages.
+	screens screenCache
 }
 
 // NewGPIOIndicators returns indicators that open the hardware on the first
@@ -119,8 +122,13 @@ func ToGPIOStatus(st state.Status, now time.Time) gpio.Status {
 		g.PairingCode = st.PairingCode
 		g.SetupURL = setupURL(st)
 	}
-	if st.Kind == state.KindStorageMissing {
+	switch {
+	case st.Kind == state.KindStorageMissing:
 		g.Detail = "/perm missing or read-only"
+	case st.Unreachable():
+		g.Detail = "FlipSight unreachable: " + state.NetworkCause(st.Detail)
+	case st.Kind == state.KindNoNetwork:
+		g.Detail = state.NetworkCause(st.Detail)
 	}
 	if len(st.Matches) > 0 {
 		m := st.Matches[0]

@@ -44,6 +44,12 @@ func TestToGPIOStatus(t *testing.T) {
 		{Mine: 2, Theirs: 2, MyClock: 58 * time.Second},
 	}, g.Game.Legs, "each leg from our side: our colour's discs and clock, a running one as it stands now")
 
+	refused := `Get "https://othelloclub.com/api/v1/bot/poll": dial tcp 203.0.113.5:443: connect: connection refused; retrying in 2s`
+	g = ToGPIOStatus(state.Status{Kind: state.KindNoNetwork, Report: state.Report{Detail: refused}, Device: state.Device{NetworkUp: true}}, time.Time{})
+	assert.Equal(t, "FlipSight unreachable: connection refused by othelloclub.com", g.Detail, "the display's reason, not the Go error")
+	g = ToGPIOStatus(state.Status{Kind: state.KindNoNetwork, Report: state.Report{Detail: refused}}, time.Time{})
+	assert.Equal(t, "connection refused by othelloclub.com", g.Detail)
+
 	g = ToGPIOStatus(state.Status{Kind: state.KindStorageMissing}, time.Time{})
 	assert.Equal(t, gpio.StorageMissing, g.Kind)
 	assert.Contains(t, g.Detail, "/perm")

@@ -342,6 +342,9 @@ func (a *app) startup() {
 	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
 	a.ratings = newRatingRecorder(a.cfg.Dir, a.fs, a.log)
 	a.runner.onBot = a.ratings.observe
+	keeper, results := newResultsKeeper(a.cfg.Dir, a.fs, a.log)
+	a.runner.onResults = keeper.observe
+	a.hub.Update(func(st *state.Status) { st.Results = results })
 	storage := checkStorage(a.cfg.Perm, a.cfg.Dir, a.fs)
 	if a.permLabel != "" {
 		storage.Path = a.permLabel
@@ -408,8 +411,9 @@ func (a *app) initialToken() (flipsight.Token, state.TokenSource) {
 // space, uptimes and the state of the game records.
 func (a *app) RefreshFacts() {
 	addrs := interfaceAddrs()
+	up := networkUp(addrs)
 	free := freeBytes(a.cfg.Perm)
-	up := systemUptime()
+	sysUp := systemUptime()
 	var games record.StoreStatus
 	if a.cfg.Games != nil {
 		games = a.cfg.Games.Status()
@@ -417,10 +421,11 @@ func (a *app) RefreshFacts() {
 	a.hub.Update(func(st *state.Status) {
 		st.Games = games
 		st.Device.Addresses = addrs
+		st.Device.NetworkUp = up
 		if st.Storage.OK {
 			st.Storage.FreeBytes = free
 		}
-		st.Device.SysUptimeS = int64(up / time.Second)
+		st.Device.SysUptimeS = int64(sysUp / time.Second)
 	})
 }
 

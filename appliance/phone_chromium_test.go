@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"image"
 	"image/color"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -127,6 +128,9 @@ func TestPagesAtPhoneWidth(t *testing.T) {
 	e := startEnv(t, named, withGames(t, std, oct), func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		require.NoError(t, ratings.NewFile(c.Dir).Save(pastRatings(time.Now())))
+		ind := NewGPIOIndicators(context.Background(), slog.New(slog.DiscardHandler))
+		t.Cleanup(func() { ind.Close() })
+		c.Indicators = ind // the mirror of the LEDs and the display
 		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
 			Bot:     state.BotInfo{ID: 9, Name: "PiBot_WithAVeryLongName1", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
 			Matches: []state.Match{m, octagonMatch()},
@@ -144,6 +148,17 @@ func TestPagesAtPhoneWidth(t *testing.T) {
 
 	img := checkPhonePage(t, b, e.base+"/", "status")
 	boardsDrawn(t, b, img, ".board", 4)
+	var screen []int
+	require.NoError(t, b.Eval(`(function(){var i=document.getElementById("display-img");return [i.naturalWidth,i.getBoundingClientRect().right|0,document.querySelectorAll("#mirror .led").length]})()`, &screen))
+	require.Len(t, screen, 3)
+	assert.Equal(t, 128*3+12, screen[0], "the display's picture loaded")
+	assert.LessOrEqual(t, screen[1], 390, "and drawn within the screen")
+	assert.Equal(t, 3, screen[2], "three LEDs")
+	var anim []string
+	require.NoError(t, b.Eval(`(function(){var l=document.querySelector("#mirror .led.p-slow-blink");var c=getComputedStyle(l);return [c.animationName,c.animationDuration,l.style.animationDelay]})()`, &anim))
+	require.Len(t, anim, 3)
+	assert.Equal(t, []string{"led-slow-blink", "1s"}, anim[:2], "the yellow LED blinks slowly in a game")
+	assert.Regexp(t, `^-?\d+ms$`, anim[2], "in step with the clock (refresh.js)")
 	checkPhonePage(t, b, e.base+"/games", "games")
 	img = checkPhonePage(t, b, e.base+"/games/"+oct.ID, "replay")
 	boardsDrawn(t, b, img, "#board", 1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -116,6 +117,9 @@ type runner struct {
 	// onBot, when set, gets the bot's identity from every report (on the
 	// bot's goroutine): the rating history samples it.
 	onBot func(state.BotInfo)
+	// onResults, when set, gets the recent results after every report
+	// (on the bot's goroutine): they are kept on /perm.
+	onResults func([]state.Result)
 }
 
 func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain, moveDrain time.Duration) *runner {
@@ -351,10 +355,17 @@ func (r *runner) report(p *play, rep bot.Status) {
 	if r.onMatches != nil {
 		r.onMatches(r.matches > 0)
 	}
-	r.writeReport(func(rp *state.Report) { *rp = reportOf(*rp, rep) })
+	var results []state.Result
+	r.writeReport(func(rp *state.Report) {
+		*rp = reportOf(*rp, rep)
+		results = slices.Clone(rp.Results)
+	})
 	r.mu.Unlock()
 	if r.onBot != nil {
 		r.onBot(rep.Bot)
+	}
+	if r.onResults != nil {
+		r.onResults(results)
 	}
 	if len(rep.Matches) == 0 {
 		select {

@@ -25,7 +25,7 @@ import (
 func TestPipesInPlaceOfFilesDoNotHangTheStart(t *testing.T) {
 	e := startEnv(t, func(cfg *Config, a *app) {
 		require.NoError(t, os.MkdirAll(cfg.Dir, 0o700))
-		for _, name := range []string{ratings.FileName, settings.FileName, store.TokenFileName} {
+		for _, name := range []string{ratings.FileName, settings.FileName, store.TokenFileName, ResultsFileName} {
 			require.NoError(t, syscall.Mkfifo(filepath.Join(cfg.Dir, name), 0o600))
 		}
 	}) // startEnv fails the test when the pages are not served within 10 s
@@ -34,6 +34,7 @@ func TestPipesInPlaceOfFilesDoNotHangTheStart(t *testing.T) {
 	assert.NotEmpty(t, body)
 	logs := e.logs.String()
 	assert.Contains(t, logs, "rating history unreadable")
+	assert.Contains(t, logs, "recent results unreadable")
 	assert.Contains(t, logs, "named pipe: not a regular file")
 	assert.Equal(t, ExitSignalled, e.stop())
 }

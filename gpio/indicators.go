@@ -153,6 +153,28 @@ func (in *Indicators) Found() Found {
 	return f
 }
 
+// Display returns the type of the display driven, for a preview of what
+// it shows (Preview); DisplayNone when none is driven. An SH1106 reads as
+// itself, an SSD1306 by its height.
+func (in *Indicators) Display() Display {
+	switch s := in.screen.(type) {
+	case *oledScreen:
+		switch {
+		case s.dev.Bounds().Dy() == 32:
+			return DisplaySSD130632
+		case strings.HasPrefix(s.dev.String(), "sh1106"):
+			return DisplaySH1106
+		}
+		return DisplaySSD1306
+	case *lcdScreen:
+		if s.dev.Cols() >= 20 {
+			return DisplayLCD2004
+		}
+		return DisplayLCD1602
+	}
+	return DisplayNone
+}
+
 // Hardware describes what is driven, for logs and the status page, such
 // as "green LED GPIO17, display ssd1306 128x64 @0x3c", or "none".
 func (in *Indicators) Hardware() string { return in.summary }
@@ -202,10 +224,10 @@ func (in *Indicators) setLEDs(st Status) {
 	if in.leds == nil {
 		return
 	}
-	g, y, r := LEDPatterns(st)
+	leds := StatusLEDs(st)
 	ps := make([]led.Pattern, len(in.ledKinds))
 	for i, k := range in.ledKinds {
-		ps[i] = [...]led.Pattern{g, y, r, ACTPattern(st)}[k]
+		ps[i] = [...]led.Pattern{leds[0], leds[1], leds[2], ACTPattern(st)}[k]
 	}
 	in.leds.Set(ps...)
 }

@@ -497,3 +497,19 @@ func TestClockCountsDownOnMyMove(t *testing.T) {
 		assert.NotContains(t, r, "2 \x0618 \x0729 \x000:51", "leg 2 is not our move: its clock stands")
 	}
 }
+
+// TestDisplayNamesTheScreenDriven: Display gives the type of the display
+// driven, for the status page's picture of it; none without one.
+func TestDisplayNamesTheScreenDriven(t *testing.T) {
+	b := &bus{present: map[uint16]bool{ssd1306.Addr: true, hd44780.Addr: true}}
+	oled := New(context.Background(), Devices{OLED: newOLED(t, b)}, Config{Log: quietLog()})
+	defer oled.Close()
+	assert.Equal(t, DisplaySSD1306, oled.Display())
+	lcd, err := hd44780.New(b, hd44780.Addr, hd44780.Opts{Cols: 20, Rows: 4, Sleep: func(time.Duration) {}})
+	require.NoError(t, err)
+	in := New(context.Background(), Devices{LCD: lcd}, Config{Log: quietLog()})
+	defer in.Close()
+	assert.Equal(t, DisplayLCD2004, in.Display())
+	none := New(context.Background(), Devices{}, Config{Log: quietLog()})
+	assert.Equal(t, DisplayNone, none.Display())
+}

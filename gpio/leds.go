@@ -42,6 +42,13 @@ func LEDPatterns(st Status) (green, yellow, red led.Pattern) {
 	return led.Off, led.Off, led.FastBlink
 }
 
+// StatusLEDs returns LEDPatterns(st) as green, yellow and red in that
+// order: the pins' mapping, for a page that draws the three LEDs.
+func StatusLEDs(st Status) [3]led.Pattern {
+	g, y, r := LEDPatterns(st)
+	return [3]led.Pattern{g, y, r}
+}
+
 // ACTPattern returns the pattern of the board's single ACT LED for st,
 // used when no status LED is wired:
 //

@@ -16,6 +16,11 @@
 //     [EngineSettings], [Device], [Storage], [CardToken]); the bot's own
 //     types are aliased ([BotInfo], [Match], [Leg], [Result]).
 //   - hub.go: [Hub], the one owner of the Status.
+//   - mirror.go: [Mirror], what the LEDs and the display show, for the
+//     pages ([Light], [Screen]); computed by the appliance, not kept.
+//   - network.go: "no network" told apart from "FlipSight unreachable"
+//     (Device.NetworkUp), and an error reaching FlipSight as a sentence
+//     people read ([NetworkCause], Status.NetworkSentence).
 //
 // The package is a leaf of the appliance: it imports the bot's status types
 // (bot, bot/record) and nothing of the appliance, of the pages or of the

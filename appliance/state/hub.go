@@ -42,7 +42,7 @@ func (h *Hub) Update(f func(*Status)) {
 	h.mu.Lock()
 	f(&h.st)
 	h.st.Kind = h.st.deriveKind()
-	h.st.StateText = h.st.Kind.Text()
+	h.st.StateText = h.st.stateText()
 	h.st.Updated = h.now()
 	if !h.st.Device.Started.IsZero() {
 		h.st.Device.UptimeSec = int64(h.st.Updated.Sub(h.st.Device.Started) / time.Second)

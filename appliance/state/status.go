@@ -126,6 +126,11 @@ type Device struct {
 	Started    time.Time `json:"started"`
 	UptimeSec  int64     `json:"uptime_s"`
 	SysUptimeS int64     `json:"system_uptime_s,omitempty"`
+	// NetworkUp: the device has an address other than loopback and
+	// link-local, and a default route (where the system shows its routes).
+	// With it, a bot that cannot reach FlipSight reads "FlipSight
+	// unreachable", not "No network".
+	NetworkUp bool `json:"network_up"`
 }
 
 // Indicators is what the appliance found of the LEDs and the display its

@@ -39,6 +39,12 @@ type Backend interface {
 	ApplySettings(s settings.Settings) error
 	// RatingHistory returns the bot's rating over time (a copy).
 	RatingHistory() ratings.History
+	// Mirror returns what the status LEDs and the display show now, from
+	// the status that drives them (no LEDs without indicators).
+	Mirror() state.Mirror
+	// DisplayPNG returns the display's current screen as a PNG (an error
+	// without indicators).
+	DisplayPNG() ([]byte, error)
 }
 
 // TokenUse is what became of a token given to Backend.UseToken.

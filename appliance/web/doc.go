@@ -30,8 +30,9 @@
 //     [TokenUse].
 //   - provision.go: the setup page (pairing code and token) and the token
 //     page.
-//   - status.go: the status page, its live part and /api/status;
-//     ratings.go: the status page's rating graph in SVG.
+//   - status.go: the status page, its live part (with the mirror of the
+//     LEDs and the display, Backend.Mirror), /display.png (the display's
+//     screen, Backend.DisplayPNG) and /api/status; ratings.go: the status page's rating graph in SVG.
 //   - settings_page.go: the settings page.
 //   - games.go: the games list and the games' API and downloads (the
 //     analysis JSON among them); a list reads one page and the store's

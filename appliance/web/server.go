@@ -131,6 +131,7 @@ func (h *Handler) routes() http.Handler {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", staticHandler()))
 	mux.HandleFunc("GET /{$}", h.serveHome)
 	mux.HandleFunc("GET /live", h.serveLive)
+	mux.HandleFunc("GET /display.png", h.serveDisplayPNG)
 	mux.HandleFunc("GET /api/status", h.serveAPIStatus)
 	mux.HandleFunc("POST /setup", h.serveSetup)
 	mux.HandleFunc("GET /token", h.admin(h.serveTokenPage))

@@ -1,6 +1,9 @@
 package web
 
 import (
+	"bytes"
+	"fmt"
+	"hash/fnv"
 	"net/http"
 	"time"
 
@@ -16,12 +19,41 @@ func (h *Handler) serveHome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, http.StatusOK, "status", pageData{Title: "Status", St: st, Notice: h.takeFlash(r), Refresh: true,
-		Ratings: newRatingGraph(h.backend.RatingHistory())})
+		Ratings: newRatingGraph(h.backend.RatingHistory()), Live: h.live(st)})
+}
+
+// liveView is what the live part of the status page shows: the status
+// and what the LEDs and the display show.
+type liveView struct {
+	state.Status
+	Mirror state.Mirror
+}
+
+// live returns the live part's view of st.
+func (h *Handler) live(st state.Status) liveView {
+	return liveView{Status: st, Mirror: h.backend.Mirror()}
 }
 
 // serveLive renders the live part of the status page for refresh.js.
 func (h *Handler) serveLive(w http.ResponseWriter, r *http.Request) {
-	h.render(w, http.StatusOK, "live", h.refreshed())
+	h.render(w, http.StatusOK, "live", h.live(h.refreshed()))
+}
+
+// serveDisplayPNG answers /display.png: the display's current screen, as
+// the device draws it (no password, like the status page; the image is
+// rendered once per change of the screen, a few kB).
+func (h *Handler) serveDisplayPNG(w http.ResponseWriter, r *http.Request) {
+	b, err := h.backend.DisplayPNG()
+	if err != nil {
+		http.Error(w, "no display picture", http.StatusNotFound)
+		return
+	}
+	sum := fnv.New64a()
+	sum.Write(b)
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", fmt.Sprintf(`"%x"`, sum.Sum64()))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
 }
 
 // serveAPIStatus answers /api/status: the Status as JSON, without the token

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,4 +55,52 @@ func TestStatusPageShowsHowMovesWereChosen(t *testing.T) {
 	assert.Contains(t, body, "Moves: 20 engine, 1 forced, 3 fallback (timeout 3)")
 	assert.Contains(t, body, "· 28 fallback")
 	assert.Contains(t, body, "Not accepting matches: the engine failed on 6 own moves in a row (last: timeout)")
+}
+
+// TestNetworkSentenceOnThePage: offline with the device's network up, the
+// page says "FlipSight unreachable" with a sentence naming the cause, the
+// raw error only in a details element; without network it says "No
+// network". Before, both read "No network" with the raw Go error.
+func TestNetworkSentenceOnThePage(t *testing.T) {
+	const raw = `Get "https://othelloclub.com/api/v1/bot/poll": dial tcp 203.0.113.5:443: connect: connection refused; retrying in 2s`
+	for _, up := range []bool{true, false} {
+		h := newTestHandler(t)
+		h.hub.Update(func(st *state.Status) {
+			st.Phase, st.Token, st.Storage.OK = state.PhaseRunning, state.TokenStored, true
+			st.NetworkDown, st.Detail, st.Device.NetworkUp = true, raw, up
+		})
+		code, body := h.get("/")
+		require.Equal(t, http.StatusOK, code)
+		if up {
+			assert.Contains(t, body, `id="badge">FlipSight unreachable<`)
+			assert.Contains(t, body, `<span class="detail" id="network-sentence">FlipSight cannot be reached (connection refused by othelloclub.com); the device&#39;s network is up.</span>`)
+		} else {
+			assert.Contains(t, body, `id="badge">No network<`)
+			assert.Contains(t, body, "The device has no network")
+		}
+		i := strings.Index(body, `<details class="muted" id="network-error">`)
+		require.Positive(t, i, "the raw error in a details element")
+		assert.Equal(t, 1, strings.Count(body, "dial tcp 203.0.113.5:443"), "the raw error only there")
+		assert.Greater(t, strings.Index(body, "dial tcp 203.0.113.5:443"), i)
+	}
+}
+
+// TestStatusPageListsMissingIndicators: the LEDs and display found and,
+// for each thing missing, the reason are on the page. Before, they were
+// only in /api/status and the log.
+func TestStatusPageListsMissingIndicators(t *testing.T) {
+	h := newTestHandler(t)
+	h.hub.Update(func(st *state.Status) {
+		st.Phase, st.Token, st.Storage.OK = state.PhaseRunning, state.TokenStored, true
+		st.Indicators = state.Indicators{LEDs: []string{"yellow GPIO27"}, Missing: []string{
+			"green LED pin GPIO17 not available (no /dev/gpiochip0)", "display: no device at 0x3c, 0x3d, 0x27, 0x3f on I2C1"}}
+	})
+	for _, path := range []string{"/", "/live"} {
+		_, body := h.get(path)
+		assert.Contains(t, body, `<span class="pill">yellow GPIO27</span>`, path)
+		assert.Contains(t, body, `<li class="warn">green LED pin GPIO17 not available (no /dev/gpiochip0)</li>`, path)
+		assert.Contains(t, body, `<li class="warn">display: no device at 0x3c, 0x3d, 0x27, 0x3f on I2C1</li>`, path)
+	}
+	code, _ := h.get("/display.png")
+	assert.Equal(t, http.StatusNotFound, code, "no picture without indicators")
 }

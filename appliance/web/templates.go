@@ -34,6 +34,7 @@ type pageData struct {
 	Egaroucid bool
 	// status page
 	Ratings *ratingGraph
+	Live    liveView
 }
 
 func parseTemplates() (*template.Template, error) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -31,6 +32,8 @@ func (stubBackend) RemoveToken() error                                 { return 
 func (stubBackend) Settings() settings.Settings                        { return settings.Default() }
 func (stubBackend) ApplySettings(settings.Settings) error              { return nil }
 func (stubBackend) RatingHistory() ratings.History                     { return ratings.History{} }
+func (stubBackend) Mirror() state.Mirror                               { return state.Mirror{} }
+func (stubBackend) DisplayPNG() ([]byte, error)                        { return nil, errors.New("none") }
 
 // testHandler is a Handler on a fresh hub with the stub backend.
 type testHandler struct {

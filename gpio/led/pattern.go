@@ -65,6 +65,11 @@ func (p Pattern) steps() []time.Duration {
 	return nil
 }
 
+// Steps returns the alternating lit and dark durations of one period of
+// p, starting with lit (nil for the steady patterns Off and On): the
+// timing the bank drives, for pages that draw the LED.
+func (p Pattern) Steps() []time.Duration { return p.steps() }
+
 // Period returns the length of one repetition of p (0 for the steady
 // patterns Off and On).
 func (p Pattern) Period() time.Duration {

@@ -54,3 +54,19 @@ func TestPatternsStayBelowTenHertzAndFiveFlashes(t *testing.T) {
 	}
 	assert.Equal(t, "pattern(42)", Pattern(42).String())
 }
+
+// TestStepsAddUpToThePeriod: the steps a page draws are the pattern's
+// timing: they add up to its period and alternate as At says.
+func TestStepsAddUpToThePeriod(t *testing.T) {
+	for p := Off; p < numPatterns; p++ {
+		var sum time.Duration
+		for i, s := range p.Steps() {
+			lit, next := p.At(sum)
+			assert.Equal(t, i%2 == 0, lit, "%v step %d", p, i)
+			assert.Equal(t, s, next, "%v step %d", p, i)
+			sum += s
+		}
+		assert.Equal(t, p.Period(), sum, "%v", p)
+	}
+	assert.Nil(t, On.Steps())
+}
