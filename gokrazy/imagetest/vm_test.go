@@ -91,6 +91,11 @@ func TestOfflineVM(t *testing.T) {
 		out := <-upd
 		require.NoError(t, out.err, "make vm-update:\n%s", tail(out.text, 40))
 		t.Logf("make vm-update, started during match %d: %.0f s", match, out.took.Seconds())
+		for _, l := range strings.Split(out.text, "\n") {
+			if strings.Contains(l, "waiting for") || strings.Contains(l, "no match runs") {
+				t.Logf("  %s", l)
+			}
+		}
 		assert.Contains(t, out.text, fmt.Sprintf("waiting for match #%d vs %s", match, instance.OfflineOpponent), "it waited for the running match")
 		assert.Contains(t, out.text, "no match runs on the device", "and updated once it had ended")
 		g.updated(t, o, start)
