@@ -10,10 +10,14 @@
 # The appliance image (gokrazy; needs gok: go install github.com/gokrazy/tools/cmd/gok@latest):
 #   make image [IMG=flipbot.img] [IMAGE_SIZE=bytes] [TOKEN_FILE=path]   an SD card image file
 #   make overwrite DRIVE=/dev/sdX [TOKEN_FILE=path]                     the same, onto a card
-#   make update [UPDATE_HOST=flipbot]                                    gok update over the network
+#   make update [UPDATE_HOST=flipbot] [UPDATE_NOW=1] [APP_URL=url]       gok update over the network
 #   make emulate [OFFLINE=1]                                             the Pi image on an emulated Raspberry Pi 3B
 #   make vm [OFFLINE=1]                                                  the VM variant under qemu (faster)
 # OFFLINE=1 (image, update, emulate, vm) puts flipbot-arena inside, with a built-in opponent.
+# make update and make vm-update first wait while the device plays a match (the update reboots it,
+# and a bot away for over 30 s loses its match), up to WAIT_TIMEOUT=30m; UPDATE_NOW=1 updates at once.
+# They read flipbot's /api/status at APP_URL: http://UPDATE_HOST:8080 (UPDATE_HOST's own port
+# dropped), the VM's http://localhost:VM_APP_PORT for vm-update and for UPDATE_HOST=localhost:VM_HTTP_PORT.
 #   make egaroucid EGAROUCID_SRC=path                                    Egaroucid for the image (arm64)
 
 GO       ?= go
@@ -176,6 +180,17 @@ VM_IMG      ?= build/flipbot-vm.img
 EMU_IMG     ?= build/flipbot-pi.img
 VM_HTTP_PORT ?= 18080
 VM_APP_PORT  ?= 18081
+# make update waits while a match runs (flipbot-image wait-idle) unless
+# UPDATE_NOW=1; APP_URL is where flipbot's pages answer (its /api/status):
+# port 8080 of UPDATE_HOST (default flipbot, the instance's hostname) on
+# a Pi, VM_APP_PORT on localhost for the VM and the emulated Pi. Set it
+# for an IPv6 address or pages on another port.
+UPDATE_NOW   ?=
+WAIT_TIMEOUT ?= 30m
+APP_URL      ?=
+PI_APP_URL    = $(or $(APP_URL),$(if $(filter localhost:$(VM_HTTP_PORT),$(UPDATE_HOST)),http://localhost:$(VM_APP_PORT),http://$(firstword $(subst :, ,$(or $(UPDATE_HOST),flipbot))):8080))
+VM_APP_URL    = $(or $(APP_URL),http://localhost:$(VM_APP_PORT))
+WAIT_IDLE     = $(if $(UPDATE_NOW),@echo "UPDATE_NOW=1: updating without waiting for a running match",$(IMAGETOOL) wait-idle -url $(1) -timeout $(WAIT_TIMEOUT))
 IMAGETOOL   := build/flipbot-image
 SUDO        := $(if $(filter 0,$(shell id -u)),,sudo)
 EGAROUCID_SRC   ?=
@@ -215,6 +230,7 @@ overwrite: gok-check imagetool
 
 update: gok-check imagetool
 	$(IMAGETOOL) instance -o build/gokrazy/flipbot $(INSTANCE_OPT) $(if $(UPDATE_HOST),-update-host $(UPDATE_HOST))
+	$(call WAIT_IDLE,$(PI_APP_URL))
 	$(GOK) -i ./build/gokrazy/flipbot update
 
 vm-image: gok-check imagetool
@@ -236,9 +252,11 @@ emulate:
 	$(MAKE) image IMG=$(EMU_IMG) OFFLINE=$(OFFLINE)
 	$(IMAGETOOL) vm $(EMU_IMG) -machine raspi3b -http-port $(VM_HTTP_PORT) -app-port $(VM_APP_PORT) -serial build/emulate-serial.log $(if $(OFFLINE),-offline)
 
-# gok update into the VM that make vm is running (from another terminal).
+# gok update into the VM that make vm is running (from another terminal),
+# once its bot plays no match (UPDATE_NOW=1: at once).
 vm-update: gok-check imagetool
 	$(IMAGETOOL) instance -o build/gokrazy/flipbot-vm -vm -update-host localhost:$(VM_HTTP_PORT) $(INSTANCE_OPT)
+	$(call WAIT_IDLE,$(VM_APP_URL))
 	$(GOK) -i ./build/gokrazy/flipbot-vm update
 
 # Egaroucid for Console, cross-compiled for linux/arm64 from the owner's own

@@ -76,7 +76,7 @@ func cmdVM(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		if *offline {
 			off = " OFFLINE=1"
 		}
-		fmt.Fprintf(stdout, "  update it:      make update%s UPDATE_HOST=%s (from another terminal; the board is power-cycled as the update reboots it)\n", off, v.UpdateHost())
+		fmt.Fprintf(stdout, "  update it:      make update%s UPDATE_HOST=%s APP_URL=%s (from another terminal; it waits for a running match, UPDATE_NOW=1 updates at once; the board is power-cycled as the update reboots it)\n", off, v.UpdateHost(), v.AppURL())
 	} else {
 		fmt.Fprintf(stdout, "  gok update:     Update.Hostname %q\n", v.UpdateHost())
 	}

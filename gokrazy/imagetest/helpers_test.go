@@ -320,3 +320,55 @@ func runWithRSS(t *testing.T, stdin, name string, args ...string) (string, int64
 	}
 	return string(out), rss
 }
+
+// makeRun is the outcome of a make run in the background.
+type makeRun struct {
+	text string
+	err  error
+	took time.Duration
+}
+
+// makeAsync runs make in the repository with vars in the background; the
+// channel gives its combined output once it ends.
+func makeAsync(t *testing.T, target string, vars ...string) <-chan makeRun {
+	t.Helper()
+	args := append([]string{"-C", repoRoot(t), target, "GOK=" + gok(), "IMAGETOOL=" + imageTool, "IMAGETOOL_PREBUILT=1"}, vars...)
+	done := make(chan makeRun, 1)
+	go func() {
+		start := time.Now()
+		out, err := exec.Command("make", args...).CombinedOutput()
+		done <- makeRun{text: string(out), err: err, took: time.Since(start)}
+	}()
+	return done
+}
+
+// requireMatchResult checks that the device recorded match id's legs
+// with the match's result, none finished by a disconnect.
+func (o *owner) requireMatchResult(id int64) {
+	o.t.Helper()
+	code, body, err := o.get("/api/games")
+	require.NoError(o.t, err)
+	require.Equal(o.t, http.StatusOK, code)
+	var list struct {
+		Games []struct {
+			ID          string `json:"id"`
+			MatchID     int64  `json:"match_id"`
+			LegStatus   string `json:"leg_status"`
+			MatchResult string `json:"match_result"`
+			Reason      string `json:"reason"`
+		} `json:"games"`
+	}
+	require.NoError(o.t, json.Unmarshal([]byte(body), &list))
+	n := 0
+	for _, g := range list.Games {
+		if g.MatchID != id {
+			continue
+		}
+		n++
+		o.t.Logf("match %d: game %s: leg %s, match result %q, reason %q", id, g.ID, g.LegStatus, g.MatchResult, g.Reason)
+		require.NotEmpty(o.t, g.MatchResult, "game %s of match %d carries the match's result", g.ID, id)
+		require.NotEqual(o.t, "aborted", g.MatchResult, "match %d was played out", id)
+		require.NotEqual(o.t, "disconnect", g.Reason, "match %d was not lost by disconnect", id)
+	}
+	require.Positive(o.t, n, "the device recorded match %d (games: %s)", id, tail(body, 20))
+}

@@ -31,7 +31,11 @@ import (
 //     laptop) puts the bot online with no setup page.
 //
 // After gok update (with a changed flag) the bot is online again with its
-// stored token and no setup page; the VM then powers off cleanly.
+// stored token and no setup page; the VM then powers off cleanly. In the
+// pairing path make vm-update is started while a match runs (std turned
+// off first, so that no next match follows): it waits for the match's end
+// and then updates, and the device records the match with its result,
+// not as lost by disconnect. The card path updates with UPDATE_NOW=1.
 func TestOfflineVM(t *testing.T) {
 	need(t, "gok", "qemu-system-aarch64", vm.Firmware, "mcopy", "/sbin/debugfs")
 	t.Parallel() // beside TestEmulatedPi
@@ -72,11 +76,31 @@ func TestOfflineVM(t *testing.T) {
 			assert.Contains(t, string(b), `<option value="egaroucid"`, "the image's Egaroucid is offered for std")
 		}
 
-		game := o.waitForGame(6 * time.Minute)
+		// make vm-update while the match runs waits for its end: std
+		// turned off first, so that the arena offers no next match
+		// (auto-matching would start one at once; see wait-idle).
+		o.turnOffStd(password)
+		st = o.waitFor("the match still running after std was turned off", time.Minute, func(s status) bool {
+			return s.Online && len(s.Matches) > 0
+		})
+		match := st.Matches[0].ID
+		start := time.Now()
+		upd := makeAsync(t, "vm-update", append(vars, "FLIPBOT_FLAGS=-drain=9s", "UPDATE_HOST="+g.v.UpdateHost(), "APP_URL="+g.v.AppURL(), "WAIT_TIMEOUT=15m")...)
+		game := o.waitForGame(15 * time.Minute)
 		t.Logf("game %s (%s, %d moves) recorded %.0f s after power-on", game.ID, game.Mode, game.Moves, time.Since(g.start).Seconds())
-
-		g.update(t, vars, o, "vm-update")
+		out := <-upd
+		require.NoError(t, out.err, "make vm-update:\n%s", tail(out.text, 40))
+		t.Logf("make vm-update, started during match %d: %.0f s", match, out.took.Seconds())
+		for _, l := range strings.Split(out.text, "\n") {
+			if strings.Contains(l, "waiting for") || strings.Contains(l, "no match runs") {
+				t.Logf("  %s", l)
+			}
+		}
+		assert.Contains(t, out.text, fmt.Sprintf("waiting for match #%d vs %s", match, instance.OfflineOpponent), "it waited for the running match")
+		assert.Contains(t, out.text, "no match runs on the device", "and updated once it had ended")
+		g.updated(t, o, start)
 		o.requireGame(game, "after gok update (the device rebooted)")
+		o.requireMatchResult(match)
 		g.powerOff(t)
 	})
 
@@ -104,7 +128,8 @@ func TestOfflineVM(t *testing.T) {
 			assert.NotContains(t, l, instance.OfflineToken, "the token is never logged")
 		}
 
-		g.update(t, vars, o, "vm-update")
+		// UPDATE_NOW=1: at once, whatever match the bot plays.
+		g.update(t, append(vars, "UPDATE_NOW=1"), o, "vm-update")
 		g.powerOff(t)
 		out, err := exec.Command("mdir", "-b", "-i", card, "::").CombinedOutput()
 		require.NoError(t, err, "%s", out)
@@ -182,8 +207,16 @@ func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {
 func (g *guest) update(t *testing.T, vars []string, o *owner, target string) {
 	t.Helper()
 	start := time.Now()
-	took := makeTarget(t, target, append(vars, "FLIPBOT_FLAGS=-drain=9s", "UPDATE_HOST="+g.v.UpdateHost())...)
+	took := makeTarget(t, target, append(vars, "FLIPBOT_FLAGS=-drain=9s", "UPDATE_HOST="+g.v.UpdateHost(), "APP_URL="+g.v.AppURL())...)
 	t.Logf("gok update: %.0f s", took.Seconds())
+	g.updated(t, o, start)
+}
+
+// updated checks the guest after a gok update begun at start: the new
+// build runs with its changed flag (-drain=9s), and the bot is back online
+// with its stored token and no setup page.
+func (g *guest) updated(t *testing.T, o *owner, start time.Time) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	require.NoError(t, vm.WaitHTTP(ctx, g.v.AppURL()+"/"))
