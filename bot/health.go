@@ -46,7 +46,11 @@ func (b *Bot) maybeProbe() {
 		// taken as answering again after ProbeEvery without a match.
 		probe = func(context.Context) error { return nil }
 	}
+	// Counted with the move tasks: Run waits for it, and the stop cancels
+	// it (pondering's context ends first).
+	b.tasks.Add(1)
 	go func() {
+		defer b.tasks.Done()
 		b.probeDone <- probeResult{err: probe(b.pondering)}
 	}()
 }
