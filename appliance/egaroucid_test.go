@@ -148,7 +148,10 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 	s.Engines["std"] = settings.EngineEgaroucid
 	s.Threads = 1
 	require.Equal(t, 2, s.MaxMatches, "the default")
-	player := newBotPlayer(botPlayerConfig{APIURL: apiURL, Egaroucid: bin, CPU: "test", Logger: testLogger(&logs), Machine: pi3})
+	// Every stderr line of the fake is counted below: a budget that
+	// refills before each line lets them all through.
+	log := proc.WithStderrBudget(testLogger(&logs), &aMinuteACall{t: time.Now()})
+	player := newBotPlayer(botPlayerConfig{APIURL: apiURL, Egaroucid: bin, CPU: "test", Logger: log, Machine: pi3})
 
 	// The most fake Egaroucid processes at once, and every one seen.
 	var (
@@ -218,7 +221,7 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 	}
 	mu.Lock()
 	assert.Equal(t, 2, most, "never more Egaroucid processes than its two slots")
-	assert.Len(t, seen, 2+restarts, "two processes started (and one per restart): the third match got them warm")
+	assert.Len(t, seen, 3+restarts, "the start-up check's process, then two processes started (and one per restart): the third match got them warm")
 	mu.Unlock()
 	// Egaroucid (the fake echoes each settime on stderr) played every
 	// engine move of the first and third matches and none of the second.
@@ -233,8 +236,8 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 		}
 	}
 	assert.Positive(t, engineMoves[second], "the built-in engine played the second match")
-	assert.Equal(t, engineMoves[first]+engineMoves[third]+restarts, strings.Count(logs.String(), "got settime"),
-		"Egaroucid's moves: those of the first and third matches (%v), and those that missed their time (%d)", engineMoves, restarts)
+	assert.Equal(t, 1+engineMoves[first]+engineMoves[third]+restarts, strings.Count(logs.String(), "got settime"),
+		"Egaroucid's moves: the start-up check's, those of the first and third matches (%v), and those that missed their time (%d)", engineMoves, restarts)
 
 	cancel()
 	require.NoError(t, <-done)
@@ -336,3 +339,19 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	t.Logf("together: peak %d MiB; bound %d MiB (hash level %d, %d threads each)", total>>20, pi3.Bound()>>20, plan.Table, plan.Threads)
 	assert.LessOrEqual(t, total, pi3.Bound())
 }
+
+// aMinuteACall is a clock a minute later at every reading: an engine stderr
+// budget on it refills before every line.
+type aMinuteACall struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *aMinuteACall) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Minute)
+	return c.t
+}
+
+func (c *aMinuteACall) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }

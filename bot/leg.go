@@ -416,13 +416,17 @@ func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until ti
 func (b *Bot) logMoveShort(j moveJob, c choice, took time.Duration) {
 	args := []any{"match", j.key.match, "leg", j.key.leg, "square", othello.SquareName(c.move, j.size),
 		"took", took.Round(time.Millisecond)}
-	if c.source == "engine" {
+	switch {
+	case c.source == "engine" && (c.res.Depth > 0 || c.res.Exact || c.res.Nodes > 0):
 		depth := any(c.res.Depth)
 		if c.res.Exact {
 			depth = "exact"
 		}
 		args = append(args, "depth", depth, "score", fmt.Sprintf("%+.1f", c.res.Score))
-	} else {
+	case c.source == "engine":
+		// An engine that says nothing of its search (the spec's protocol
+		// answers a move only): no depth or score to show.
+	default:
 		args = append(args, "source", c.source)
 		if c.cause != "" {
 			args = append(args, "cause", c.cause)
