@@ -131,7 +131,7 @@ func playMatch(t *testing.T, cfg external.Config, wantDepth bool) {
 		}
 		return cfg.New()
 	}
-	b, err := bot.New(bot.Options{Client: client, MaxMatches: 1, Logger: log,
+	b, err := bot.New(bot.Options{Client: client, MaxMatches: 1, Logger: log, MoveDetail: true,
 		Engine: bot.EngineFactory{Name: "real", Scope: bot.PerLeg, Modes: []othello.Mode{othello.Std}, New: newEngine}})
 	require.NoError(t, err)
 	botCtx, stopBot := context.WithCancel(ctx)
