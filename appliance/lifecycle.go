@@ -284,7 +284,9 @@ func (a *app) run(ctx context.Context) int {
 	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseRunning })
 
 	if ctx.Err() == nil {
-		a.token.start(ctx)
+		if retry := a.token.start(ctx); !retry.IsZero() {
+			wg.Go(func() { a.token.retryCard(ctx, retry) })
+		}
 	}
 	runnerDone := make(chan struct{})
 	go func() {

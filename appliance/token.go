@@ -80,10 +80,10 @@ func (o *tokenOwner) envWins() bool { return !o.env.IsZero() || o.envErr != nil 
 // start decides the token at the start, once the clock is set: the
 // environment's, else the card's file (applyCard), else the stored token.
 // It opens the token to changes, publishes the source, hands the token to
-// the runner, offers setup when there is none, and keeps retrying the
-// card's token in the background until ctx ends when FlipSight could not
-// be reached for it.
-func (o *tokenOwner) start(ctx context.Context) {
+// the runner and offers setup when there is none. It returns the card's
+// token to retry (retryCard) when FlipSight could not be reached for it
+// and no token is in effect (zero: none).
+func (o *tokenOwner) start(ctx context.Context) (retry flipsight.Token) {
 	o.mu.Lock()
 	o.open = true
 	o.mu.Unlock()
@@ -96,12 +96,10 @@ func (o *tokenOwner) start(ctx context.Context) {
 	}
 	o.set(tok, src, card.who)
 	if src != state.TokenNone {
-		return
+		return flipsight.Token{}
 	}
 	o.pairing.rotate("no token yet")
-	if !card.retry.IsZero() {
-		go o.retryCard(ctx, card.retry)
-	}
+	return card.retry
 }
 
 // stop closes the token to changes (the device is stopping).
