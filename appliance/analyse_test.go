@@ -28,8 +28,8 @@ func withAnalysis(engine AnalysisEngine, done chan<- string) envOption {
 	return func(c *Config, a *app) {
 		c.Analysis = engine
 		c.AnalysisOptions = analysis.Options{Depth: 3, ExactEmpties: 8}
-		a.analyseAfter, a.analyseRecheck = 0, 50*time.Millisecond
-		a.onAnalysed = func(id string) { done <- id }
+		a.analysis.after, a.analysis.recheck = 0, 50*time.Millisecond
+		a.analysis.onAnalysed = func(id string) { done <- id }
 	}
 }
 

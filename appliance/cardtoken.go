@@ -2,6 +2,7 @@ package appliance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,61 +27,60 @@ type cardStart struct {
 	who           state.BotInfo
 }
 
-// applyCardToken looks at the card's token file at start, before the
-// setup page is offered. With no stored token, a well-formed token from it
-// is checked with FlipSight like a pasted one and, if accepted, saved to
+// applyCard looks at the card's token file at start, before the setup
+// page is offered. With no stored token, a well-formed token from it is
+// checked with FlipSight like a pasted one and, if accepted, saved to
 // /perm; a stored token is replaced only by a different token in a file
 // newer than it. It never writes to the card. It returns what the start
-// must do next.
-func (a *app) applyCardToken(ctx context.Context) cardStart {
-	if a.cfg.CardToken == nil {
+// must do next. (changeMu held)
+func (o *tokenOwner) applyCard(ctx context.Context) cardStart {
+	if o.card == nil {
 		return cardStart{}
 	}
-	data, mod, ok, err := a.cfg.CardToken.ReadCardToken()
+	data, mod, ok, err := o.card.ReadCardToken()
 	if err != nil && !ok {
-		a.log.Warn("could not read the card's boot partition", "err", err)
+		o.log.Warn("could not read the card's boot partition", "err", err)
 		return cardStart{}
 	}
 	if !ok {
 		return cardStart{}
 	}
-	set := func(o state.CardOutcome, msg string) {
-		a.hub.Update(func(st *state.Status) { st.Card = state.CardToken{Present: true, Outcome: o, Message: msg} })
+	set := func(c state.CardOutcome, msg string) {
+		o.hub.Update(func(st *state.Status) { st.Card = state.CardToken{Present: true, Outcome: c, Message: msg} })
 	}
 	var tok flipsight.Token
 	if err == nil {
 		tok, err = store.ParseTokenFile(data)
 	}
 	if err != nil {
-		a.log.Warn("token file on the card not usable", "file", store.BootTokenFileName, "err", err)
+		o.log.Warn("token file on the card not usable", "file", store.BootTokenFileName, "err", err)
 		set(state.CardInvalid, fmt.Sprintf("%s on the card: %v", store.BootTokenFileName, err))
 		return cardStart{}
 	}
-	if a.envWins() {
-		a.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
+	if o.envWins() {
+		o.log.Info("token source: " + config.TokenEnv + "; the card's token file is ignored")
 		set(state.CardEnv, config.TokenEnv+" is set and wins over the card's token file.")
 		return cardStart{}
 	}
-	stored, serr := a.tokens.Load()
+	stored, serr := o.file.Load()
 	if serr == nil {
 		if stored.Equal(tok) {
-			a.log.Info("token source: stored (the card's token file holds the same token)")
+			o.log.Info("token source: stored (the card's token file holds the same token)")
 			set(state.CardSame, "The card's token file holds the stored token.")
 			return cardStart{}
 		}
-		if smod, err := a.tokens.ModTime(); err == nil && !mod.After(smod) {
-			a.log.Info("token source: stored (the card's token file holds another token but is not newer; ignored)")
+		if smod, err := o.file.ModTime(); err == nil && !mod.After(smod) {
+			o.log.Info("token source: stored (the card's token file holds another token but is not newer; ignored)")
 			set(state.CardOlder, "The card's token file holds another token but is older than the stored one: ignored.")
 			return cardStart{}
 		}
 	}
-	a.hub.Update(func(st *state.Status) {
+	o.hub.Update(func(st *state.Status) {
 		st.Card = state.CardToken{Present: true, Message: "Checking the card's token with FlipSight…"}
 	})
-	use := a.checkAndSave(ctx, tok, "the card's token")
+	who, err := o.check(ctx, tok, "the card's token")
 	switch {
-	case use.Source == state.TokenMemory:
-	case use.Rejected:
+	case errors.Is(err, web.ErrTokenRejected):
 		msg := "FlipSight refused the token in " + store.BootTokenFileName + "."
 		if serr == nil {
 			msg += " The stored token stays in effect."
@@ -89,56 +89,70 @@ func (a *app) applyCardToken(ctx context.Context) cardStart {
 		}
 		set(state.CardRefused, msg)
 		return cardStart{}
-	case use.Err != nil:
-		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", use.Err, a.cardRetry))
+	case err != nil:
+		set(state.CardUnchecked, fmt.Sprintf("Could not check the card's token with FlipSight (%v); trying again every %s.", err, o.cardRetry))
 		if serr == nil {
 			return cardStart{} // the stored token runs; the card is tried at the next start
 		}
 		return cardStart{retry: tok}
 	}
-	card := a.cardUsed(use)
-	a.hub.Update(func(st *state.Status) { st.Card = card })
+	use := o.save(tok, who)
+	card := o.cardUsed(use)
+	o.hub.Update(func(st *state.Status) { st.Card = card })
 	if use.Source == state.TokenMemory {
-		return cardStart{memory: tok, who: use.Bot}
+		return cardStart{memory: tok, who: who}
 	}
-	return cardStart{who: use.Bot}
+	return cardStart{who: who}
 }
 
-// retryCardToken tries a card token that could not be checked at start,
-// until it is accepted or refused, or another token is in effect.
-func (a *app) retryCardToken(ctx context.Context, tok flipsight.Token) {
+// retryCard tries a card token that could not be checked at start, until
+// it is accepted or refused, or another token is in effect. It checks the
+// token without holding changeMu, so that a paste meanwhile never waits
+// for it, and takes it, under changeMu, only while still no token is in
+// effect: a token pasted meanwhile wins.
+func (o *tokenOwner) retryCard(ctx context.Context, tok flipsight.Token) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(a.cardRetry):
+		case <-time.After(o.cardRetry):
 		}
-		if a.hub.Snapshot().Token != state.TokenNone {
+		if o.inEffect() {
 			return
 		}
-		use := a.checkAndSave(ctx, tok, "the card's token")
-		if use.Rejected {
-			a.hub.Update(func(st *state.Status) {
+		who, err := o.check(ctx, tok, "the card's token")
+		if errors.Is(err, web.ErrTokenRejected) {
+			o.hub.Update(func(st *state.Status) {
 				st.Card = state.CardToken{Present: true, Outcome: state.CardRefused, Message: "FlipSight refused the token in " + store.BootTokenFileName + ". Set up on this page instead."}
 			})
 			return
 		}
-		if use.Err != nil && use.Source != state.TokenMemory {
+		if err != nil {
 			continue
 		}
-		card := a.cardUsed(use)
-		a.hub.Update(func(st *state.Status) {
-			st.Card = card
-			st.Token, st.PairingCode = use.Source, ""
-		})
-		a.runner.setToken(a.ctx, tok, use.Bot)
+		o.takeCard(tok, who)
 		return
 	}
 }
 
+// takeCard makes the card's checked token the token in effect unless one
+// is in effect by now.
+func (o *tokenOwner) takeCard(tok flipsight.Token, who state.BotInfo) {
+	o.changeMu.Lock()
+	defer o.changeMu.Unlock()
+	if o.inEffect() {
+		o.log.Info("the card's token is not used: another token was set meanwhile")
+		return
+	}
+	use := o.save(tok, who)
+	card := o.cardUsed(use)
+	o.hub.Update(func(st *state.Status) { st.Card = card })
+	o.set(tok, use.Source, who)
+}
+
 // cardUsed logs that the card's token won and returns its status.
-func (a *app) cardUsed(use web.TokenUse) state.CardToken {
+func (o *tokenOwner) cardUsed(use web.TokenUse) state.CardToken {
 	info := use.Bot
-	a.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", use.Source)
+	o.log.Info("token source: the card's token file (checked with FlipSight and saved)", "bot", info.Name, "kept", use.Source)
 	return state.CardToken{Present: true, Outcome: state.CardUsed, Message: fmt.Sprintf("The token from %s was accepted for bot %s and saved.", store.BootTokenFileName, info.Name)}
 }

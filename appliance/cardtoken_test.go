@@ -28,13 +28,13 @@ type fakeCard struct {
 func (c fakeCard) ReadCardToken() ([]byte, time.Time, bool, error) { return c.data, c.mod, c.ok, c.err }
 
 func withCard(c fakeCard) envOption {
-	return func(cfg *Config, a *app) { cfg.CardToken = c; a.cardRetry = 50 * time.Millisecond }
+	return func(cfg *Config, a *app) { cfg.CardToken, a.token.card, a.token.cardRetry = c, c, 50*time.Millisecond }
 }
 
 // withStored saves tok as the stored token, written at mod.
 func withStored(t *testing.T, tok string, mod time.Time) envOption {
 	return func(cfg *Config, a *app) {
-		require.NoError(t, a.tokens.Save(mustToken(t, tok)))
+		require.NoError(t, a.token.file.Save(mustToken(t, tok)))
 		require.NoError(t, os.Chtimes(filepath.Join(cfg.Dir, store.TokenFileName), mod, mod))
 	}
 }
@@ -115,14 +115,14 @@ func TestCardTokenWithStoredToken(t *testing.T) {
 }
 
 func TestCardTokenEnvWins(t *testing.T) {
-	e := startEnv(t, func(cfg *Config, a *app) { a.envToken = mustToken(t, tokB) }, withCard(fakeCard{data: []byte(tokA), mod: time.Now(), ok: true}))
+	e := startEnv(t, func(cfg *Config, a *app) { a.token.env = mustToken(t, tokB) }, withCard(fakeCard{data: []byte(tokA), mod: time.Now(), ok: true}))
 	e.waitFor("env wins", func(s state.Status) bool { return s.Card.Outcome == state.CardEnv && s.Token == state.TokenEnv })
 	assert.Equal(t, tokB, e.player.waitStart(t))
 }
 
 func TestCardTokenRetriedWhenFlipSightUnreachable(t *testing.T) {
 	e := startEnv(t, withCard(fakeCard{data: []byte(tokA), mod: time.Now(), ok: true}), func(cfg *Config, a *app) {
-		a.checker.(*fakeChecker).err = errors.New("dial tcp: network is unreachable")
+		cfg.Checker.(*fakeChecker).err = errors.New("dial tcp: network is unreachable")
 	})
 	e.waitFor("unchecked, setup offered", func(s state.Status) bool { return s.Card.Outcome == state.CardUnchecked && s.PairingCode != "" })
 	e.checker.mu.Lock()

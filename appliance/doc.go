@@ -25,14 +25,16 @@
 //
 // Files here, by what they do:
 //
-//   - lifecycle.go: [Run], [Config], the start-up (storage, settings,
+//   - lifecycle.go: [Run], [Config], the app that composes the parts
+//     (each the owner of one thing), the start-up (storage, settings,
 //     token), the clock, signals ([NotifyStop]) and exit codes gokrazy
 //     needs.
 //   - main.go: [Main], `flipbot appliance` with the real checker, player
 //     and indicators; the PC's admin password.
 //   - runner.go: starting, restarting and draining the bot as the token
-//     and settings change ([Player], [TokenChecker]); the one writer of the
-//     status's bot report.
+//     (handed over by the token's owner, never waited for) and settings
+//     change ([Player], [TokenChecker]); the one writer of the status's
+//     bot report.
 //   - botstatus.go: the bot's report (bot.Status) as the status's.
 //   - analyse.go: the background analysis of the kept games
 //     (bot/analysis) while no match runs, stopped at once when the runner
@@ -42,12 +44,19 @@
 //   - results.go: the recent results, merged across bots (a new token,
 //     new settings) and kept on /perm ([ResultsFileName], the newest
 //     [MaxResults]), read back at the start.
-//   - provision.go: web.Backend's token side: checking and keeping a
-//     token, removing it, the pairing code (logged again every
+//   - token.go: the one owner of the token (tokenOwner): the token in
+//     effect and its source, changed whole and in one order (store, then
+//     runner, then status) for a paste, a removal, the card's file and the
+//     start; FS_BOT_TOKEN wins, a pasted token wins over the card's, and
+//     no page waits for the old bot to stop.
+//   - provision.go: web.Backend's token side (the owner's errors for the
+//     pages: web.ErrNotReady, web.ErrAlreadySetUp,
+//     web.ErrTokenRejected) and the pairing code (logged again every
 //     [PairingCodeLogInterval] while setup is needed).
-//   - settings.go: web.Backend's settings side: the settings in effect and
-//     applying new ones without a reboot.
-//   - cardtoken.go: the token file on the SD card at start.
+//   - settings.go: web.Backend's settings side: the settings in effect
+//     (settingsKeeper) and applying new ones without a reboot.
+//   - cardtoken.go: the token file on the SD card at start, and its retry
+//     when FlipSight could not be reached.
 //   - netup.go: whether the device's network is up (an address and a
 //     default route from Linux's route tables), so that the pages tell
 //     "FlipSight unreachable" from "No network".

@@ -111,7 +111,7 @@ func TestOnlyAShutdownWaitsForTheMatches(t *testing.T) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 	})
 	e.player.waitStart(t)
-	e.a.runner.setToken(context.Background(), mustToken(t, tokB), state.BotInfo{})
+	e.a.runner.setToken(mustToken(t, tokB), state.BotInfo{})
 	e.player.waitStart(t)
 	assert.Equal(t, ExitSignalled, e.stop())
 	e.player.mu.Lock()

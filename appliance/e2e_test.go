@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/bot/record"
@@ -32,10 +33,12 @@ func TestApplianceAgainstArena(t *testing.T) {
 
 	gamesDir := t.TempDir()
 	e := startEnv(t, func(c *Config, a *app) {
-		a.checker = FlipSightChecker{APIURL: apiURL}
+		a.token.checker = FlipSightChecker{APIURL: apiURL}
 		a.useGames(t, record.Open(record.Options{Dir: gamesDir}))
 		a.runner.player = newBotPlayer(botPlayerConfig{APIURL: apiURL, CPU: "test", Logger: a.log, Records: a.cfg.Games})
-		a.settings.Threads = 1
+		one := settings.Default()
+		one.Threads = 1
+		require.NoError(t, settings.NewFile(c.Dir).Save(one))
 	})
 	defer e.stop() // before the arena closes: the bot's stream must end first
 	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode

@@ -87,7 +87,7 @@ func TestNewSettingsEndTheEngineWait(t *testing.T) {
 	e.player.mu.Unlock()
 	s := settings.Default()
 	s.Engines["std"] = settings.EngineBuiltin
-	e.a.runner.setSettings(context.Background(), s)
+	e.a.runner.setSettings(s)
 	e.player.waitStart(t)
 	st := e.waitFor("online", func(s state.Status) bool { return s.Kind == state.KindOnlineIdle })
 	assert.False(t, st.EngineFailed)

@@ -194,8 +194,8 @@ func (g *gatedChecker) CheckToken(ctx context.Context, tok flipsight.Token) (sta
 func TestConcurrentSetupsOneWins(t *testing.T) {
 	g := &gatedChecker{entered: make(chan struct{}, 4), open: make(chan struct{})}
 	e := startEnv(t, func(c *Config, a *app) {
-		g.inner = a.checker
-		a.checker = g
+		g.inner = a.token.checker
+		a.token.checker = g
 	})
 	code := e.waitFor("setup needed", func(s state.Status) bool { return s.PairingCode != "" }).PairingCode
 	csrf := e.csrf("/", false)

@@ -64,9 +64,18 @@ type fakeChecker struct {
 	bots  map[string]state.BotInfo
 	err   error // returned for every token when set
 	calls int
+	// gate, when set, is called with the token before each check is
+	// answered, outside mu (tests hold checks there).
+	gate func(tok string)
 }
 
 func (c *fakeChecker) CheckToken(ctx context.Context, tok flipsight.Token) (state.BotInfo, error) {
+	c.mu.Lock()
+	gate := c.gate
+	c.mu.Unlock()
+	if gate != nil {
+		gate(tok.Reveal())
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.calls++
@@ -88,7 +97,7 @@ type fakePlayer struct {
 	rep     bot.Status
 	started chan string
 	drain   time.Duration
-	hang    chan struct{} // when set, Play ignores cancellation until closed
+	hang    chan struct{} // when set as ctx ends, Play ignores cancellation until closed
 	drained int
 	causes  []error // each ended Play's context.Cause
 	err     error   // returned at once when set
@@ -104,7 +113,7 @@ func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.S
 	p.mu.Lock()
 	p.tokens = append(p.tokens, tok.Reveal())
 	p.sets = append(p.sets, s)
-	rep, err, hang := p.rep, p.err, p.hang
+	rep, err := p.rep, p.err
 	p.report = report
 	p.mu.Unlock()
 	defer func() {
@@ -118,6 +127,9 @@ func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.S
 	}
 	report(rep)
 	<-ctx.Done()
+	p.mu.Lock()
+	hang := p.hang
+	p.mu.Unlock()
 	if hang != nil {
 		<-hang
 	}
@@ -217,7 +229,7 @@ func startEnvCtx(t *testing.T, parent context.Context, opts ...envOption) *testE
 		},
 	}
 	ctx, cancel := context.WithCancel(parent)
-	a, err := newApp(ctx, cfg)
+	a, err := newApp(cfg)
 	require.NoError(t, err)
 	for _, o := range opts {
 		o(&a.cfg, a)

@@ -19,8 +19,6 @@ import (
 	"flipbot.dev/flipbot/appliance/web"
 	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/bot/record"
-	"flipbot.dev/flipbot/config"
-	"flipbot.dev/flipbot/flipsight"
 	"flipbot.dev/flipbot/internal/version"
 )
 
@@ -126,55 +124,45 @@ type Config struct {
 	OnServing func(urls []string)
 }
 
-// app is the running appliance, and the pages' web.Backend.
+// app is the running appliance, and the pages' web.Backend. It composes
+// the parts, each the owner of one thing: the token (tokenOwner), the
+// pairing code (pairing), the settings (settingsKeeper), the bot
+// (runner), the background analysis (analysisSetup), the rating history
+// (ratingRecorder); the status (hub) is theirs to write. Run's context
+// reaches them through run, never through a field.
 type app struct {
-	cfg          Config
-	ctx          context.Context
-	log          *slog.Logger
-	hub          *state.Hub
-	tokens       *store.File[flipsight.Token]
-	settingsFile *store.File[settings.Settings]
-	runner       *runner
-	checker      TokenChecker
-	// gate says whether a match runs (set by the runner); the analyser
-	// analyses the games meanwhile, starting analyseAfter after the start
-	// and looking for new games every analyseRecheck (tests shorten both;
-	// onAnalysed is their hook).
-	gate                         *matchGate
-	analyseAfter, analyseRecheck time.Duration
-	onAnalysed                   func(id string)
+	cfg      Config
+	log      *slog.Logger
+	hub      *state.Hub
+	token    *tokenOwner
+	pairing  *pairing
+	settings *settingsKeeper
+	runner   *runner
+	analysis analysisSetup
 	// ratings keeps the bot's rating history (read at the start).
 	ratings *ratingRecorder
 	// pages serves the pages (a *web.Handler; tests wrap it).
 	pages http.Handler
-	// envToken is FS_BOT_TOKEN, zero when the environment has none;
-	// envErr says why the environment's is not a token.
-	envToken flipsight.Token
-	envErr   error
 	// permLabel, when set, names /perm on the pages instead of cfg.Perm
 	// (the README's screenshots are made in temp directories).
 	permLabel string
 	// fs is the file system of the stores and the storage check (tests
-	// inject faults here).
+	// inject faults here before the run).
 	fs store.FS
+}
 
-	tokenMu sync.Mutex // serialises token changes
-
-	// cardRetry is how often a card token that could not be checked is
-	// tried again (cardRetry; tests shorten it).
-	cardRetry time.Duration
-	// codeLogEvery is how often the pairing code is logged again while
-	// setup is needed (PairingCodeLogInterval; tests shorten it).
-	codeLogEvery time.Duration
-
-	mu       sync.Mutex // guards the fields below
-	code     string
-	longCode bool // too many wrong codes: the codes are twelve digits now
-	settings settings.Settings
+// analysisSetup is how the background analysis runs: gate says whether a
+// match runs (set by the runner); the analyser analyses the games
+// meanwhile, starting after after the start and looking for new games
+// every recheck (tests shorten both; onAnalysed is their hook).
+type analysisSetup struct {
+	gate           *matchGate
+	after, recheck time.Duration
+	onAnalysed     func(id string)
 }
 
 // newApp builds the appliance without starting anything.
-func newApp(ctx context.Context, cfg Config) (*app, error) {
+func newApp(cfg Config) (*app, error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("appliance: no token directory")
 	}
@@ -206,23 +194,18 @@ func newApp(ctx context.Context, cfg Config) (*app, error) {
 		cfg.Version = version.String()
 	}
 	hub := state.NewHub(nil)
+	r := newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain, DefaultMoveDrain)
+	p := &pairing{log: cfg.Logger, hub: hub, logEvery: PairingCodeLogInterval}
 	a := &app{
-		cfg: cfg, ctx: ctx, log: cfg.Logger, hub: hub, cardRetry: cardRetry, codeLogEvery: PairingCodeLogInterval,
-		tokens:       store.NewTokenFile(cfg.Dir),
-		settingsFile: settings.NewFile(cfg.Dir),
-		checker:      cfg.Checker,
+		cfg: cfg, log: cfg.Logger, hub: hub, runner: r, pairing: p,
+		token:    newTokenOwner(cfg.Logger, hub, store.NewTokenFile(cfg.Dir), cfg.Checker, r, p, cfg.CardToken, cfg.EnvToken),
+		settings: &settingsKeeper{file: settings.NewFile(cfg.Dir)},
+		analysis: analysisSetup{gate: newMatchGate(), after: analyseAfter, recheck: analyseRecheck},
 	}
 	if err := a.newPages(); err != nil {
 		return nil, err
 	}
-	a.envToken, a.envErr = flipsight.NewToken(cfg.EnvToken)
-	if errors.Is(a.envErr, flipsight.ErrNoToken) {
-		a.envErr = nil // not set
-	}
-	a.runner = newRunner(cfg.Player, hub, cfg.Logger, cfg.Drain, DefaultMoveDrain)
-	a.gate = newMatchGate()
-	a.runner.onMatches = a.gate.set
-	a.analyseAfter, a.analyseRecheck = analyseAfter, analyseRecheck
+	r.onMatches = a.analysis.gate.set
 	return a, nil
 }
 
@@ -244,7 +227,7 @@ func (a *app) newPages() error {
 // can pass (no network, a rejected token, a read-only /perm) never end it:
 // they are shown and retried inside the process.
 func Run(ctx context.Context, cfg Config) int {
-	a, err := newApp(ctx, cfg)
+	a, err := newApp(cfg)
 	if err != nil {
 		logger := cfg.Logger
 		if logger == nil {
@@ -282,11 +265,11 @@ func (a *app) run(ctx context.Context) int {
 		pages.run(runCtx, a.cfg.AddressRefresh, 2*time.Second)
 		close(pagesDone)
 	}()
-	wg.Go(func() { a.remindPairingCode(runCtx) })
+	wg.Go(func() { a.pairing.remind(runCtx) })
 	if a.cfg.Games != nil && a.cfg.Analysis != nil {
 		an := &analyser{games: a.cfg.Games, engine: a.cfg.Analysis, settings: a.Settings, opts: a.cfg.AnalysisOptions,
-			gate: a.gate, log: a.log, after: a.analyseAfter, recheck: a.analyseRecheck, failed: map[string]bool{},
-			onAnalysed: a.onAnalysed}
+			gate: a.analysis.gate, log: a.log, after: a.analysis.after, recheck: a.analysis.recheck, failed: map[string]bool{},
+			onAnalysed: a.analysis.onAnalysed}
 		// Stopped by SIGTERM itself, not after the drain: an analysis
 		// keeps nothing half done.
 		wg.Go(func() { an.run(ctx) })
@@ -300,33 +283,22 @@ func (a *app) run(ctx context.Context) int {
 	}
 	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseRunning })
 
-	runnerDone := make(chan struct{})
 	if ctx.Err() == nil {
-		card := a.applyCardToken(ctx)
-		a.runner.nameBot(card.who)
-		tok, src := a.initialToken()
-		if !card.memory.IsZero() && src == state.TokenNone {
-			tok, src = card.memory, state.TokenMemory
-			a.hub.Update(func(st *state.Status) { st.Token = src })
+		if retry := a.token.start(ctx); !retry.IsZero() {
+			wg.Go(func() { a.token.retryCard(ctx, retry) })
 		}
-		if !card.retry.IsZero() && src == state.TokenNone {
-			go a.retryCardToken(ctx, card.retry)
-		}
-		go func() {
-			a.runner.run(ctx, tok, a.Settings())
-			close(runnerDone)
-		}()
-		if src == state.TokenNone {
-			a.rotatePairingCode("no token yet")
-		}
-	} else {
-		close(runnerDone)
 	}
+	runnerDone := make(chan struct{})
+	go func() {
+		a.runner.run(ctx, a.Settings())
+		close(runnerDone)
+	}()
 
 	<-ctx.Done()
 	start := time.Now()
 	a.log.Info("stopping: no new matches, playing the running matches to their end", "drain", a.cfg.Drain,
 		"matches", len(a.hub.Snapshot().Report.Matches))
+	a.token.stop()
 	a.hub.Update(func(st *state.Status) { st.Phase = state.PhaseStopping })
 	<-runnerDone // the runner drains the bot within cfg.Drain + DefaultMoveDrain
 	stopRun()
@@ -339,7 +311,7 @@ func (a *app) run(ctx context.Context) int {
 // startup reads storage, settings, the rating history and device facts
 // into the hub.
 func (a *app) startup() {
-	a.tokens.FS, a.settingsFile.FS = a.fs, a.fs
+	a.token.file.FS, a.settings.file.FS = a.fs, a.fs
 	a.ratings = newRatingRecorder(a.cfg.Dir, a.fs, a.log)
 	a.runner.onBot = a.ratings.observe
 	keeper, results := newResultsKeeper(a.cfg.Dir, a.fs, a.log)
@@ -353,17 +325,7 @@ func (a *app) startup() {
 	if !storage.OK {
 		a.log.Error("storage problem", "problem", storage.Problem)
 	}
-	s, err := a.settingsFile.Load()
-	if err != nil {
-		a.log.Warn("settings", "err", err)
-	}
-	if err := s.Validate(a.cfg.EgaroucidInstalled); err != nil {
-		a.log.Warn("stored settings are not valid here; using the defaults", "err", err)
-		s = settings.Default()
-	}
-	a.mu.Lock()
-	a.settings = s
-	a.mu.Unlock()
+	s := a.settings.load(a.cfg.EgaroucidInstalled, a.log)
 	if a.cfg.Games != nil {
 		a.cfg.Games.SetCap(int64(s.GamesMB) << 20)
 	}
@@ -377,34 +339,6 @@ func (a *app) startup() {
 		st.Device = state.Device{Model: a.cfg.Platform.Model(), Hostname: host, Version: a.cfg.Version, Started: time.Now()}
 	})
 	a.RefreshFacts()
-}
-
-// envWins reports whether the environment sets FS_BOT_TOKEN: it wins over
-// every other token, even when it is not one.
-func (a *app) envWins() bool { return !a.envToken.IsZero() || a.envErr != nil }
-
-// initialToken decides the token at start: the environment's wins, else the
-// stored one. It publishes the source.
-func (a *app) initialToken() (flipsight.Token, state.TokenSource) {
-	tok, src := flipsight.Token{}, state.TokenNone
-	switch stored, err := a.tokens.Load(); {
-	case a.envErr != nil:
-		src = state.TokenEnv
-		a.log.Error(config.TokenEnv+" is not a bot token; set it right or unset it", "err", a.envErr)
-		a.runner.refuse(config.TokenEnv + " is not a bot token: " + a.envErr.Error())
-	case !a.envToken.IsZero():
-		tok, src = a.envToken, state.TokenEnv
-		a.log.Info("using the token from " + config.TokenEnv)
-	case err == nil:
-		tok, src = stored, state.TokenStored
-		a.log.Info("using the saved token")
-	case errors.Is(err, store.ErrNoToken):
-		a.log.Info("no token saved yet")
-	default:
-		a.log.Error("saved token unusable", "err", err)
-	}
-	a.hub.Update(func(st *state.Status) { st.Token = src })
-	return tok, src
 }
 
 // RefreshFacts implements web.Backend: it updates the addresses, free

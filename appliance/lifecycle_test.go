@@ -128,6 +128,6 @@ func TestRetryableFailureBacksOff(t *testing.T) {
 func TestRunRefusesBadConfig(t *testing.T) {
 	code := Run(context.Background(), Config{Logger: slog.New(slog.DiscardHandler)})
 	assert.Equal(t, ExitStayStopped, code)
-	_, err := newApp(context.Background(), Config{Dir: t.TempDir()})
+	_, err := newApp(Config{Dir: t.TempDir()})
 	assert.True(t, err != nil && !errors.Is(err, context.Canceled))
 }

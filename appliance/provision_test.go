@@ -244,7 +244,7 @@ func TestEnvTokenWins(t *testing.T) {
 	const envTok = "fsbm_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
-		a.envToken = mustToken(t, envTok)
+		a.token.env = mustToken(t, envTok)
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
 	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
@@ -259,7 +259,7 @@ func TestEnvTokenWins(t *testing.T) {
 func TestEnvTokenNotAToken(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
-		a.envToken, a.envErr = flipsight.NewToken("fsbm_EEEE EEEE")
+		a.token.env, a.token.envErr = flipsight.NewToken("fsbm_EEEE EEEE")
 	})
 	st := e.waitFor("token rejected", func(s state.Status) bool { return s.Kind == state.KindTokenRejected })
 	assert.Equal(t, state.TokenEnv, st.Token)
@@ -277,7 +277,7 @@ func TestReadOnlyPermStillRunsWithEnvToken(t *testing.T) {
 	const envTok = "fsbm_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
 	e := startEnv(t, func(c *Config, a *app) {
 		a.fs = erofs()
-		a.envToken = mustToken(t, envTok)
+		a.token.env = mustToken(t, envTok)
 	})
 	assert.Equal(t, envTok, e.player.waitStart(t))
 	st := e.waitFor("online", func(s state.Status) bool { return s.Online })
@@ -439,7 +439,7 @@ func TestRedact(t *testing.T) {
 // logged again at every interval, so that a flood of other lines never
 // pushes it out of gokrazy's last 100; once set up, it is not.
 func TestPairingCodeIsLoggedAgain(t *testing.T) {
-	e := startEnv(t, func(_ *Config, a *app) { a.codeLogEvery = 30 * time.Millisecond })
+	e := startEnv(t, func(_ *Config, a *app) { a.pairing.logEvery = 30 * time.Millisecond })
 	st := e.waitFor("setup needed", func(s state.Status) bool { return s.Kind == state.KindSetupNeeded && s.PairingCode != "" })
 	lines := func() int { return strings.Count(e.logs.String(), "pairing_code="+st.PairingCode) }
 	require.Eventually(t, func() bool { return lines() >= 4 }, 10*time.Second, 10*time.Millisecond, "logged again")
@@ -447,7 +447,9 @@ func TestPairingCodeIsLoggedAgain(t *testing.T) {
 
 	tok, err := flipsight.NewToken(tokA)
 	require.NoError(t, err)
-	require.Equal(t, state.TokenStored, e.a.UseToken(context.Background(), tok).Source)
+	use, err := e.a.UseToken(context.Background(), tok)
+	require.NoError(t, err)
+	require.Equal(t, state.TokenStored, use.Source)
 	time.Sleep(60 * time.Millisecond) // a reminder in flight
 	n := lines()
 	time.Sleep(200 * time.Millisecond)

@@ -72,23 +72,31 @@ const (
 	stablePlay = time.Minute
 )
 
-// runnerCmd changes what the runner plays with.
-type runnerCmd struct {
-	token *flipsight.Token
-	// bot is whom FlipSight said the new token names (zero: not known).
-	bot      state.BotInfo
-	settings *settings.Settings
+// settingsCmd hands the runner new settings.
+type settingsCmd struct {
+	settings settings.Settings
 	done     chan struct{}
+}
+
+// tokenWant is the token the runner is to play with next: the last one
+// handed over by setToken and not yet taken by the loop.
+type tokenWant struct {
+	tok flipsight.Token
+	// who is whom FlipSight said the token names (zero: not known).
+	who state.BotInfo
 }
 
 // runner keeps the Player running while a usable token is in effect: it
 // starts it, restarts it with a backoff after a failure, stops and restarts
 // it when the token changes, applies new settings when no match runs, and
 // drains it on shutdown. One goroutine (run, "the loop") owns its state;
-// others talk to it through cmds. The runner is the one writer of the
-// status's report (state.Report): the loop writes how plays start and
-// end, report (on the bot's goroutine) what the bot says. It decides from
-// what the bot reports, never from reading the status back.
+// others hand it a token (setToken: never waits) or settings (cmds). The
+// token is the tokenOwner's: the runner only plays what it was last
+// handed. The runner is the one writer of the status's report
+// (state.Report): the loop writes how plays start and end, setToken (on
+// the owner's goroutine, under mu) whom a new token names, report (on the
+// bot's goroutine, under mu) what the bot says. It decides from what the
+// bot reports, never from reading the status back.
 type runner struct {
 	player Player
 	hub    *state.Hub
@@ -97,12 +105,19 @@ type runner struct {
 	// moveDrain its wait for the moves in flight after that (and on a
 	// switch); the runner leaves a play that is not done by their sum.
 	drain, moveDrain time.Duration
-	cmds             chan runnerCmd
+	cmds             chan settingsCmd
 	idle             chan struct{}
+	// wake tells the loop that want changed; stopped is closed when the
+	// loop has returned.
+	wake    chan struct{}
+	stopped chan struct{}
 
-	// mu guards current and matches; report holds it while it writes, so
-	// that a report of a play being stopped never lands after the loop's
-	// own writes.
+	wantMu sync.Mutex // guards want
+	want   *tokenWant
+
+	// mu guards current and matches; report and setToken hold it while
+	// they write, so that a report of a play being stopped never lands
+	// after the loop's or setToken's own writes.
 	mu sync.Mutex
 	// current is the play whose reports are published; nil while none
 	// runs and once the loop stops it.
@@ -123,31 +138,53 @@ type runner struct {
 }
 
 func newRunner(p Player, hub *state.Hub, log *slog.Logger, drain, moveDrain time.Duration) *runner {
-	return &runner{player: p, hub: hub, log: log, drain: drain, moveDrain: moveDrain, cmds: make(chan runnerCmd), idle: make(chan struct{}, 1)}
+	return &runner{player: p, hub: hub, log: log, drain: drain, moveDrain: moveDrain, cmds: make(chan settingsCmd),
+		idle: make(chan struct{}, 1), wake: make(chan struct{}, 1), stopped: make(chan struct{})}
 }
 
-// setToken makes tok the token in effect, who being whom FlipSight said it
-// names (zero when not known); a zero tok stops the bot. It returns once
-// the old play has drained and the new one is started.
-func (r *runner) setToken(ctx context.Context, tok flipsight.Token, who state.BotInfo) {
-	r.send(ctx, runnerCmd{token: &tok, bot: who})
+// setToken makes tok the token to play with, who being whom FlipSight
+// said it names (zero when not known); a zero tok stops the bot. It
+// returns at once: the old play's reports are no longer published, the
+// report names the new bot (none for a zero tok), and the loop stops the
+// old play (which may take the moves in flight, up to moveDrain) and
+// starts the new one; of tokens handed over meanwhile, the last is
+// played. Only the tokenOwner calls it.
+func (r *runner) setToken(tok flipsight.Token, who state.BotInfo) {
+	r.mu.Lock()
+	r.detach()
+	r.writeReport(func(rp *state.Report) { newToken(rp, tok, who) })
+	r.mu.Unlock()
+	r.wantMu.Lock()
+	r.want = &tokenWant{tok: tok, who: who}
+	r.wantMu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
-// setSettings applies s now when no match runs, else when the last one ends.
-func (r *runner) setSettings(ctx context.Context, s settings.Settings) {
-	r.send(ctx, runnerCmd{settings: &s})
+// takeWant returns the token last handed over and not yet taken (nil:
+// none). (loop)
+func (r *runner) takeWant() *tokenWant {
+	r.wantMu.Lock()
+	defer r.wantMu.Unlock()
+	w := r.want
+	r.want = nil
+	return w
 }
 
-// send hands c to the loop and waits until it is done (or ctx ends).
-func (r *runner) send(ctx context.Context, c runnerCmd) {
-	c.done = make(chan struct{})
+// setSettings applies s now when no match runs, else when the last one
+// ends. It returns once the loop has taken them (and, when no match runs,
+// restarted the bot with them), or the loop has ended.
+func (r *runner) setSettings(s settings.Settings) {
+	c := settingsCmd{settings: s, done: make(chan struct{})}
 	select {
 	case r.cmds <- c:
 		select {
 		case <-c.done:
-		case <-ctx.Done():
+		case <-r.stopped:
 		}
-	case <-ctx.Done():
+	case <-r.stopped:
 	}
 }
 
@@ -166,11 +203,30 @@ func (r *runner) writeReport(f func(*state.Report)) {
 // match reported yet. (loop)
 func (r *runner) follow(p *play) {
 	r.mu.Lock()
-	r.current, r.matches = p, 0
+	r.detach()
+	r.current = p
+	r.mu.Unlock()
+}
+
+// detach stops publishing the current play's reports (none reported a
+// match then). (mu held)
+func (r *runner) detach() {
+	r.current, r.matches = nil, 0
 	if r.onMatches != nil {
 		r.onMatches(false)
 	}
-	r.mu.Unlock()
+}
+
+// newToken is the report once tok, naming who (zero: not known), is handed
+// over: not rejected; no bot at all for a zero tok.
+func newToken(rp *state.Report, tok flipsight.Token, who state.BotInfo) {
+	rp.Rejected = false
+	switch {
+	case tok.IsZero():
+		rp.Online, rp.NetworkDown, rp.Bot = false, false, state.BotInfo{}
+	case who != (state.BotInfo{}):
+		rp.Bot = who
+	}
 }
 
 // inMatch reports whether the current play's bot last reported a match. (loop)
@@ -180,24 +236,18 @@ func (r *runner) inMatch() bool {
 	return r.matches > 0
 }
 
-// nameBot shows who, whom FlipSight said the token names, as the bot until
-// the bot reports itself (nothing when zero). (before the loop starts)
-func (r *runner) nameBot(who state.BotInfo) {
-	if who != (state.BotInfo{}) {
-		r.writeReport(func(rp *state.Report) { rp.Bot = who })
-	}
-}
-
 // refuse shows that the token in effect cannot be used at all, as a token
 // FlipSight rejected, for the reason why. (before the loop starts)
 func (r *runner) refuse(why string) {
 	r.writeReport(func(rp *state.Report) { rp.Rejected, rp.Detail = true, why })
 }
 
-// run is the runner's loop; it returns after draining when ctx ends. tok
-// is the token to play with (zero for none).
-func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settings) {
+// run is the runner's loop, playing with s and the token handed over by
+// setToken (none at first); it returns after draining when ctx ends.
+func (r *runner) run(ctx context.Context, s settings.Settings) {
+	defer close(r.stopped)
 	var (
+		tok      flipsight.Token
 		cur      *play
 		rejected bool
 		pending  *settings.Settings
@@ -270,26 +320,19 @@ func (r *runner) run(ctx context.Context, tok flipsight.Token, s settings.Settin
 			stopRetry()
 			stop(true)
 			return
-		case c := <-r.cmds:
-			if c.token != nil {
-				stop(false)
-				stopRetry()
-				tok, rejected, backoff = *c.token, false, minBackoff
-				r.writeReport(func(rp *state.Report) {
-					rp.Rejected = false
-					switch {
-					case tok.IsZero():
-						rp.Online, rp.NetworkDown, rp.Bot = false, false, state.BotInfo{}
-					case c.bot != (state.BotInfo{}):
-						rp.Bot = c.bot
-					}
-				})
+		case <-r.wake:
+			w := r.takeWant()
+			if w == nil {
+				continue
 			}
-			if c.settings != nil {
-				pending = c.settings
-				if cur == nil || !r.inMatch() {
-					apply(*pending)
-				}
+			stop(false)
+			stopRetry()
+			tok, rejected, backoff = w.tok, false, minBackoff
+			r.writeReport(func(rp *state.Report) { newToken(rp, w.tok, w.who) })
+		case c := <-r.cmds:
+			pending = &c.settings
+			if cur == nil || !r.inMatch() {
+				apply(*pending)
 			}
 			close(c.done)
 		case <-r.idle:

@@ -133,7 +133,7 @@ func startPathEnv(t *testing.T) *pathEnv {
 	srv := httptest.NewServer(fs)
 	t.Cleanup(srv.Close)
 	e := startEnv(t, func(c *Config, a *app) {
-		a.envToken = mustToken(t, tokA)
+		a.token.env = mustToken(t, tokA)
 		a.runner.player = pathPlayer{url: srv.URL + arena.APIPath}
 	})
 	return &pathEnv{testEnv: e, fs: fs}

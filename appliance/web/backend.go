@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 
 	"flipbot.dev/flipbot/appliance/ratings"
 	"flipbot.dev/flipbot/appliance/settings"
@@ -23,13 +24,23 @@ type Backend interface {
 	// HardenPairingCode answers too many wrong codes from all clients: a
 	// new, twelve-digit code, shown on the display and in the log.
 	HardenPairingCode()
-	// UseToken checks tok with FlipSight, keeps it and starts the bot with
-	// it.
-	UseToken(ctx context.Context, tok flipsight.Token) TokenUse
+	// SetupOpen says whether the setup form may set a token: nil, or
+	// ErrAlreadySetUp (a token is in effect), or ErrNotReady.
+	SetupOpen() error
+	// SetUpToken is UseToken for the setup form: it sets tok only while
+	// no token is in effect (else ErrAlreadySetUp), so that of two setups
+	// at once one wins.
+	SetUpToken(ctx context.Context, tok flipsight.Token) (TokenUse, error)
+	// UseToken checks tok with FlipSight, keeps it and hands it to the
+	// bot, without waiting for the old bot to stop. The error is
+	// ErrNotReady, one wrapping ErrTokenRejected, or why FlipSight could
+	// not be asked (it never holds the token); nothing was kept then.
+	UseToken(ctx context.Context, tok flipsight.Token) (TokenUse, error)
 	// RemoveToken deletes the saved token, stops the bot (unless the
 	// environment's token is in effect) and starts setup again with a new
-	// pairing code. The error is the store's (the pages name its kind,
-	// never its path).
+	// pairing code, without waiting for the old bot to stop. The error is
+	// ErrNotReady or the store's (the pages name its kind, never its
+	// path).
 	RemoveToken() error
 	// Settings returns the settings in effect.
 	Settings() settings.Settings
@@ -47,19 +58,27 @@ type Backend interface {
 	DisplayPNG() ([]byte, error)
 }
 
-// TokenUse is what became of a token given to Backend.UseToken.
+// The errors of the Backend's token methods the pages tell apart.
+var (
+	// ErrNotReady: the device cannot change its token yet (it waits for
+	// the network and the clock) or any more (it is stopping).
+	ErrNotReady = errors.New("the device is not ready for a token")
+	// ErrAlreadySetUp: the setup form was sent while a token is in effect.
+	ErrAlreadySetUp = errors.New("a token is already in effect")
+	// ErrTokenRejected: FlipSight refused the token.
+	ErrTokenRejected = errors.New("FlipSight rejected the token")
+)
+
+// TokenUse is what became of a token the Backend accepted.
 type TokenUse struct {
 	// Bot is whom FlipSight said the token names.
 	Bot state.BotInfo
-	// Source is state.TokenStored; state.TokenMemory when the token was
-	// checked but /perm could not keep it (Err says why); state.TokenNone
-	// when it was not used (Rejected, or Err).
+	// Source is state.TokenStored, or state.TokenMemory when the token
+	// was checked but /perm could not keep it (SaveErr says why).
 	Source state.TokenSource
-	// Rejected: FlipSight refused the token.
-	Rejected bool
-	// Err is why the check failed (it never holds the token) or, with
-	// state.TokenMemory, why the save did.
-	Err error
+	// SaveErr is why /perm could not keep the token (with
+	// state.TokenMemory).
+	SaveErr error
 	// EnvWins: FS_BOT_TOKEN is set and stays in effect; the token was
 	// saved for later, nothing else changed.
 	EnvWins bool

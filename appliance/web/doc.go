@@ -26,10 +26,11 @@
 //
 //   - server.go: [Handler], [Config], [New], the route table, the
 //     middleware chain, the admin guard, rendering.
-//   - backend.go: [Backend], what the pages ask of the appliance, and
-//     [TokenUse].
+//   - backend.go: [Backend], what the pages ask of the appliance,
+//     [TokenUse], and the errors of its token methods the pages act on
+//     ([ErrNotReady], [ErrAlreadySetUp], [ErrTokenRejected]).
 //   - provision.go: the setup page (pairing code and token) and the token
-//     page.
+//     page, which decide by the backend's errors, not by the status.
 //   - status.go: the status page, its live part (with the mirror of the
 //     LEDs and the display, Backend.Mirror), /display.png (the display's
 //     screen, Backend.DisplayPNG) and /api/status; ratings.go: the status page's rating graph in SVG.

@@ -11,22 +11,21 @@ import (
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/appliance/store"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/flipsight"
 )
 
-// setupNeeded reports whether the first-boot page is shown: no token in effect.
-func setupNeeded(st state.Status) bool { return st.Token == state.TokenNone }
-
 // serveSetup takes the pairing code and the token of the first-boot form.
-// The try is counted before the body is read; posts are serialised, so of
-// two at once only one sets the token and the other is told "already set
-// up".
+// The try is counted before the body is read. Whether the form may set a
+// token at all, and which of two setups at once does, is the backend's
+// answer (Backend.SetupOpen, Backend.SetUpToken): the other is told
+// "already set up".
 func (h *Handler) serveSetup(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	if !setupNeeded(h.hub.Snapshot()) {
-		h.alreadySetUp(w, r)
-		return
-	}
-	if h.hub.Snapshot().Phase != state.PhaseRunning {
+	if err := h.backend.SetupOpen(); err != nil {
+		if errors.Is(err, ErrAlreadySetUp) {
+			h.alreadySetUp(w, r)
+			return
+		}
 		h.message(w, r, http.StatusServiceUnavailable, "Not ready yet",
 			"The device is still waiting for the network and the clock; the pairing code appears once it has them. Try again in a moment.", "/")
 		return
@@ -51,19 +50,16 @@ func (h *Handler) serveSetup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	try.ok()
-	h.setupMu.Lock()
-	defer h.setupMu.Unlock()
-	if !setupNeeded(h.hub.Snapshot()) {
+	notice, err := h.acceptToken(r.Context(), r.PostFormValue("token"), h.backend.SetUpToken)
+	switch {
+	case errors.Is(err, ErrAlreadySetUp):
 		h.alreadySetUp(w, r)
-		return
-	}
-	notice, ok := h.acceptToken(r.Context(), r.PostFormValue("token"))
-	if !ok {
+	case err != nil:
 		h.renderSetup(w, r, http.StatusUnprocessableEntity, notice)
-		return
+	default:
+		h.setFlash(r, notice)
+		http.Redirect(w, r, "/", http.StatusSeeOther)
 	}
-	h.setFlash(r, notice)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
 func (h *Handler) alreadySetUp(w http.ResponseWriter, r *http.Request) {
@@ -80,36 +76,37 @@ func (h *Handler) renderSetup(w http.ResponseWriter, r *http.Request, code int, 
 	})
 }
 
-// acceptToken checks a pasted token's form and hands it to the backend,
-// which checks it with FlipSight, keeps it and starts the bot with it. It
-// returns the notice for the page and whether the token was accepted.
+// acceptToken checks a pasted token's form and hands it to the backend
+// (use: Backend.SetUpToken or Backend.UseToken), which checks it with
+// FlipSight, keeps it and starts the bot with it. It returns the notice
+// for the page and the error that refused the token (nil: accepted).
 // Nothing it returns holds the token.
-func (h *Handler) acceptToken(ctx context.Context, raw string) (string, bool) {
+func (h *Handler) acceptToken(ctx context.Context, raw string, use func(context.Context, flipsight.Token) (TokenUse, error)) (string, error) {
 	tok, err := store.ParseToken(raw)
 	if err != nil {
-		return "That is not a bot token: " + err.Error() + ".", false
+		return "That is not a bot token: " + err.Error() + ".", err
 	}
-	if h.hub.Snapshot().Phase != state.PhaseRunning {
-		return "The device is still waiting for the network and the clock (or is stopping). Try again in a moment; nothing was saved.", false
-	}
-	use := h.backend.UseToken(ctx, tok)
+	u, err := use(ctx, tok)
 	switch {
-	case use.Source == state.TokenMemory:
-	case use.Rejected:
-		return "FlipSight rejected this token (invalid bot credential). Create a new one on your bot's page and paste it whole. Nothing was saved.", false
-	case use.Err != nil:
-		return "Could not check the token with FlipSight: " + use.Err.Error() + ". Nothing was saved; check the network and try again.", false
+	case errors.Is(err, ErrNotReady):
+		return "The device is still waiting for the network and the clock (or is stopping). Try again in a moment; nothing was saved.", err
+	case errors.Is(err, ErrAlreadySetUp):
+		return "", err
+	case errors.Is(err, ErrTokenRejected):
+		return "FlipSight rejected this token (invalid bot credential). Create a new one on your bot's page and paste it whole. Nothing was saved.", err
+	case err != nil:
+		return "Could not check the token with FlipSight: " + err.Error() + ". Nothing was saved; check the network and try again.", err
 	}
-	notice := fmt.Sprintf("Token accepted for bot %s and saved. The bot is connecting.", use.Bot.Name)
-	if use.Source == state.TokenMemory {
+	notice := fmt.Sprintf("Token accepted for bot %s and saved. The bot is connecting.", u.Bot.Name)
+	if u.Source == state.TokenMemory {
 		// The page says what happened, not where: file paths stay in the
 		// log, which only the owner reads.
-		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s; details in the device's log). The bot runs until the next restart.", use.Bot.Name, saveProblem(use.Err))
+		notice = fmt.Sprintf("Token accepted for bot %s, but it could not be saved (%s; details in the device's log). The bot runs until the next restart.", u.Bot.Name, saveProblem(u.SaveErr))
 	}
-	if use.EnvWins {
+	if u.EnvWins {
 		notice += " " + config.TokenEnv + " is set in the environment and stays in effect."
 	}
-	return notice, true
+	return notice, nil
 }
 
 // serveTokenPage shows the token page (behind the admin password).
@@ -126,10 +123,10 @@ func (h *Handler) serveTokenPost(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.PostFormValue("action") {
 	case "replace":
-		notice, ok := h.acceptToken(r.Context(), r.PostFormValue("token"))
+		notice, err := h.acceptToken(r.Context(), r.PostFormValue("token"), h.backend.UseToken)
 		code := http.StatusOK
 		class := ""
-		if !ok {
+		if err != nil {
 			code, class = http.StatusUnprocessableEntity, "error"
 		}
 		h.render(w, code, "token", pageData{Title: "Token", St: h.hub.Snapshot(), CSRF: h.csrf.token(w, r), Notice: notice, NoticeClass: class})
@@ -148,10 +145,10 @@ func (h *Handler) serveTokenPost(w http.ResponseWriter, r *http.Request) {
 // removeToken asks the backend to delete the saved token, stop the bot and
 // start setup again; the error is the page's.
 func (h *Handler) removeToken() error {
-	if h.hub.Snapshot().Phase != state.PhaseRunning {
-		return errors.New("the device is still starting or is stopping; try again in a moment")
-	}
 	if err := h.backend.RemoveToken(); err != nil {
+		if errors.Is(err, ErrNotReady) {
+			return errors.New("the device is still starting or is stopping; try again in a moment")
+		}
 		return fmt.Errorf("could not remove the saved token (%s; details in the device's log)", saveProblem(err))
 	}
 	return nil

@@ -50,8 +50,7 @@ type Handler struct {
 	pw        passwordSource
 	codeLimit *failureLimiter
 	pwLimit   *failureLimiter
-	flashes   flashBox   // per-browser notices for the next page
-	setupMu   sync.Mutex // serialises first-boot setups: one wins
+	flashes   flashBox // per-browser notices for the next page
 	serve     http.Handler
 	// exportSlot holds one token while an export of the games runs: one
 	// at a time.

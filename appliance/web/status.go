@@ -10,10 +10,12 @@ import (
 	"flipbot.dev/flipbot/appliance/state"
 )
 
-// serveHome is the setup page while no token is in effect, else the status page.
+// serveHome is the setup page while the status shows no token in effect,
+// else the status page. (What a setup form may do is the backend's
+// answer: serveSetup.)
 func (h *Handler) serveHome(w http.ResponseWriter, r *http.Request) {
 	st := h.refreshed()
-	if setupNeeded(st) {
+	if st.Token == state.TokenNone {
 		notice := h.takeFlash(r)
 		h.render(w, http.StatusOK, "setup", pageData{Title: "Set up", St: st, CSRF: h.csrf.token(w, r), Notice: notice})
 		return

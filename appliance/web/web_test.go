@@ -24,16 +24,22 @@ import (
 // behaviour (routes, middleware, assets) is tested without the appliance.
 type stubBackend struct{}
 
-func (stubBackend) RefreshFacts()                                      {}
-func (stubBackend) PairingCode() string                                { return "" }
-func (stubBackend) HardenPairingCode()                                 {}
-func (stubBackend) UseToken(context.Context, flipsight.Token) TokenUse { return TokenUse{} }
-func (stubBackend) RemoveToken() error                                 { return nil }
-func (stubBackend) Settings() settings.Settings                        { return settings.Default() }
-func (stubBackend) ApplySettings(settings.Settings) error              { return nil }
-func (stubBackend) RatingHistory() ratings.History                     { return ratings.History{} }
-func (stubBackend) Mirror() state.Mirror                               { return state.Mirror{} }
-func (stubBackend) DisplayPNG() ([]byte, error)                        { return nil, errors.New("none") }
+func (stubBackend) RefreshFacts()       {}
+func (stubBackend) PairingCode() string { return "" }
+func (stubBackend) HardenPairingCode()  {}
+func (stubBackend) SetupOpen() error    { return ErrNotReady }
+func (stubBackend) SetUpToken(context.Context, flipsight.Token) (TokenUse, error) {
+	return TokenUse{}, ErrNotReady
+}
+func (stubBackend) UseToken(context.Context, flipsight.Token) (TokenUse, error) {
+	return TokenUse{}, ErrNotReady
+}
+func (stubBackend) RemoveToken() error                    { return nil }
+func (stubBackend) Settings() settings.Settings           { return settings.Default() }
+func (stubBackend) ApplySettings(settings.Settings) error { return nil }
+func (stubBackend) RatingHistory() ratings.History        { return ratings.History{} }
+func (stubBackend) Mirror() state.Mirror                  { return state.Mirror{} }
+func (stubBackend) DisplayPNG() ([]byte, error)           { return nil, errors.New("none") }
 
 // testHandler is a Handler on a fresh hub with the stub backend.
 type testHandler struct {
