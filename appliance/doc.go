@@ -33,7 +33,8 @@
 //   - runner.go: starting, restarting and draining the bot as the token
 //     and settings change ([Player], [TokenChecker]); the one writer of the
 //     status's bot report.
-//   - botstatus.go: the bot's report (bot.Status) as the status's.
+//   - botstatus.go: the bot's report (bot.Status) copied into the
+//     status's own types (state.Report).
 //   - analyse.go: the background analysis of the kept games
 //     (bot/analysis) while no match runs, stopped at once when the runner
 //     hears of one (the match gate).

@@ -13,6 +13,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -31,7 +32,7 @@ func TestToGPIOStatus(t *testing.T) {
 	assert.Empty(t, g.PairingCode, "the code is shown only while setup is needed")
 	assert.Equal(t, 1613, g.Rating)
 
-	game := state.Status{Kind: state.KindInGame, Report: state.Report{Matches: []state.Match{testMatch()}}}
+	game := state.Status{Kind: state.KindInGame, Report: state.Report{Matches: matchesOf([]bot.MatchStatus{testMatch()})}}
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	for i := range game.Matches[0].Legs {
 		game.Matches[0].Legs[i].ClocksAt = at
