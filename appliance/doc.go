@@ -66,8 +66,9 @@
 //   - device.go, device_gokrazy.go, device_pc.go: the [Platform] (the
 //     machine's model, the pages' addresses, the clock), gokrazy's calls
 //     behind the gokrazy build tag, gokrazy's password files.
-//   - indicators.go: the LEDs and display (package gpio), each state mapped
-//     onto the gpio package's own input.
+//   - indicators.go: the LEDs and display (package gpio): ToGPIOStatus maps
+//     the status onto the gpio package's typed input (indicatorKind, a
+//     state.Kind to its gpio.Kind).
 //   - mirror.go: web.Backend's mirror of the indicators: the three LEDs'
 //     patterns (gpio.StatusLEDs) and the display's screen as a PNG
 //     (gpio.Preview), from the status that drives them, rendered once per

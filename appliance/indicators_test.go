@@ -85,10 +85,19 @@ func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 }
 
 // Every state of the appliance has the indicators' input of the same name
-// (the gpio package's own states, which the display-preview command takes).
+// (the gpio package's own states, which the display-preview command
+// takes), each its own, and their texts read the same.
 func TestEveryStateHasItsIndicator(t *testing.T) {
 	require.Len(t, state.Kinds(), len(gpio.Kinds()))
+	seen := map[gpio.Kind]state.Kind{}
 	for _, k := range state.Kinds() {
-		assert.Equal(t, k.String(), gpioKind(k).String())
+		g := indicatorKind(k)
+		assert.Equal(t, k.String(), g.String())
+		assert.Equal(t, k.Text(), g.Text())
+		if prev, ok := seen[g]; ok {
+			t.Errorf("%v and %v both show as %v", prev, k, g)
+		}
+		seen[g] = k
 	}
+	assert.Equal(t, gpio.Starting, indicatorKind(state.Kind(len(state.Kinds()))), "an unknown state shows as starting")
 }
