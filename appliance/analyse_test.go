@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/appliance/settings"
-	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/bot/record"
@@ -114,7 +113,7 @@ func TestBackgroundAnalysisStopsWhenAMatchStarts(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no analysis started")
 	}
-	match := bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot"}, Matches: []state.Match{testMatch()}}
+	match := bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot"}, Matches: []bot.MatchStatus{testMatch()}}
 	at := time.Now()
 	e.player.push(match)
 	select {
@@ -135,7 +134,7 @@ func TestBackgroundAnalysisStopsWhenAMatchStarts(t *testing.T) {
 	require.ErrorIs(t, err, record.ErrNoAnalysis, "nothing half done is kept")
 	assert.Contains(t, e.logs.String(), "game analysis stopped: a match started")
 
-	e.player.push(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot"}})
+	e.player.push(bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot"}})
 	select {
 	case id := <-done:
 		assert.Equal(t, g.ID, id)

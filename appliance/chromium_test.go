@@ -158,9 +158,9 @@ func TestPagesInChromium(t *testing.T) {
 			require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 			require.NoError(t, ratings.NewFile(c.Dir).Save(pastRatings(time.Now())))
 			a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
-				Bot:     state.BotInfo{ID: 9, Name: "PiBot", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
-				Matches: []state.Match{testMatch(), octagonMatch()},
-				Results: []state.Result{
+				Bot:     bot.BotInfo{ID: 9, Name: "PiBot", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
+				Matches: []bot.MatchStatus{testMatch(), octagonMatch()},
+				Results: []bot.Result{
 					{MatchID: 40, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
 					{MatchID: 37, Mode: "anti", Opponent: "Zebra", Outcome: "loss", Mine: 70, Theirs: 58, Reason: "discs", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
 				}})
@@ -254,13 +254,13 @@ func pastRatings(now time.Time) ratings.History {
 	return h
 }
 
-func octagonMatch() state.Match {
+func octagonMatch() bot.MatchStatus {
 	board := make([]int, 100)
 	blocked := []int{0, 1, 10, 8, 9, 19, 80, 90, 91, 89, 98, 99}
 	for i, c := range []int{44, 45, 54, 55, 33, 46, 56, 65} {
 		board[c] = 1 + i%2
 	}
-	return state.Match{ID: 43, Mode: "octagon", Opponent: "Tenten", Ranked: true, Status: "running", Legs: []state.Leg{
+	return bot.MatchStatus{ID: 43, Mode: "octagon", Opponent: "Tenten", Ranked: true, Status: "running", Legs: []bot.LegStatus{
 		{Leg: 0, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{57000, 59000}, Discs: [2]int{4, 4}, LastMove: 46},
 		{Leg: 1, BoardSize: 10, Board: board, Blocked: blocked, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{55500, 60000}, Discs: [2]int{4, 4}, LastMove: -1},
 	}}

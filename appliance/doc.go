@@ -35,7 +35,8 @@
 //     (handed over by the token's owner, never waited for) and settings
 //     change ([Player], [TokenChecker]); the one writer of the status's
 //     bot report.
-//   - botstatus.go: the bot's report (bot.Status) as the status's.
+//   - botstatus.go: the bot's report (bot.Status) copied into the
+//     status's own types (state.Report).
 //   - analyse.go: the background analysis of the kept games
 //     (bot/analysis) while no match runs, stopped at once when the runner
 //     hears of one (the match gate).
@@ -74,8 +75,9 @@
 //   - device.go, device_gokrazy.go, device_pc.go: the [Platform] (the
 //     machine's model, the pages' addresses, the clock), gokrazy's calls
 //     behind the gokrazy build tag, gokrazy's password files.
-//   - indicators.go: the LEDs and display (package gpio), each state mapped
-//     onto the gpio package's own input.
+//   - indicators.go: the LEDs and display (package gpio): ToGPIOStatus maps
+//     the status onto the gpio package's typed input (indicatorKind, a
+//     state.Kind to its gpio.Kind).
 //   - mirror.go: web.Backend's mirror of the indicators: the three LEDs'
 //     patterns (gpio.StatusLEDs) and the display's screen as a PNG
 //     (gpio.Preview), from the status that drives them, rendered once per

@@ -9,7 +9,6 @@ import (
 
 	"flipbot.dev/flipbot/appliance"
 	"flipbot.dev/flipbot/appliance/settings"
-	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/flipsight"
 )
@@ -18,7 +17,7 @@ import (
 type idlePlayer struct{}
 
 func (idlePlayer) Play(ctx context.Context, token flipsight.Token, s settings.Settings, report func(bot.Status)) error {
-	report(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{Name: "demo"}})
+	report(bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{Name: "demo"}})
 	<-ctx.Done()
 	return nil
 }

@@ -106,7 +106,7 @@ type fakePlayer struct {
 }
 
 func newFakePlayer() *fakePlayer {
-	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
+	return &fakePlayer{started: make(chan string, 16), rep: bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}}
 }
 
 func (p *fakePlayer) Play(ctx context.Context, tok flipsight.Token, s settings.Settings, report func(bot.Status)) error {

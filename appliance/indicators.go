@@ -107,7 +107,7 @@ func (g *GPIOIndicators) Close() error {
 // given as it stands at now, since the display counts it down from there.
 func ToGPIOStatus(st state.Status, now time.Time) gpio.Status {
 	g := gpio.Status{
-		Kind:    gpioKind(st.Kind),
+		Kind:    indicatorKind(st.Kind),
 		BotName: st.Bot.Name,
 		Rating:  int(math.Round(st.Bot.Rating)),
 		Detail:  st.Detail,
@@ -148,15 +148,36 @@ func ToGPIOStatus(st state.Status, now time.Time) gpio.Status {
 	return g
 }
 
-// gpioKind is the indicators' input for an appliance state: the gpio
+// indicatorKind is the indicators' input for an appliance state: the gpio
 // package knows what LEDs and screens show, not the appliance's states.
-// Each state has the input of its own name (TestEveryStateHasItsIndicator).
-func gpioKind(k state.Kind) gpio.Kind {
-	g, err := gpio.ParseKind(k.String())
-	if err != nil {
+// Each state has the input of its own name (TestEveryStateHasItsIndicator);
+// a state without one shows as starting.
+func indicatorKind(k state.Kind) gpio.Kind {
+	switch k {
+	case state.KindStarting:
 		return gpio.Starting
+	case state.KindWaitingClock:
+		return gpio.WaitingClock
+	case state.KindSetupNeeded:
+		return gpio.SetupNeeded
+	case state.KindConnecting:
+		return gpio.Connecting
+	case state.KindOnlineIdle:
+		return gpio.OnlineIdle
+	case state.KindInGame:
+		return gpio.InGame
+	case state.KindTokenRejected:
+		return gpio.TokenRejected
+	case state.KindNoNetwork:
+		return gpio.NoNetwork
+	case state.KindStorageMissing:
+		return gpio.StorageMissing
+	case state.KindStopping:
+		return gpio.Stopping
+	case state.KindEngineFailed:
+		return gpio.EngineFailed
 	}
-	return g
+	return gpio.Starting
 }
 
 // setupURL is the page URL to show on the display: on the first address

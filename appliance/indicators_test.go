@@ -13,6 +13,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/appliance/state"
+	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -31,7 +32,7 @@ func TestToGPIOStatus(t *testing.T) {
 	assert.Empty(t, g.PairingCode, "the code is shown only while setup is needed")
 	assert.Equal(t, 1613, g.Rating)
 
-	game := state.Status{Kind: state.KindInGame, Report: state.Report{Matches: []state.Match{testMatch()}}}
+	game := state.Status{Kind: state.KindInGame, Report: state.Report{Matches: matchesOf([]bot.MatchStatus{testMatch()})}}
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	for i := range game.Matches[0].Legs {
 		game.Matches[0].Legs[i].ClocksAt = at
@@ -84,10 +85,19 @@ func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 }
 
 // Every state of the appliance has the indicators' input of the same name
-// (the gpio package's own states, which the display-preview command takes).
+// (the gpio package's own states, which the display-preview command
+// takes), each its own, and their texts read the same.
 func TestEveryStateHasItsIndicator(t *testing.T) {
 	require.Len(t, state.Kinds(), len(gpio.Kinds()))
+	seen := map[gpio.Kind]state.Kind{}
 	for _, k := range state.Kinds() {
-		assert.Equal(t, k.String(), gpioKind(k).String())
+		g := indicatorKind(k)
+		assert.Equal(t, k.String(), g.String())
+		assert.Equal(t, k.Text(), g.Text())
+		if prev, ok := seen[g]; ok {
+			t.Errorf("%v and %v both show as %v", prev, k, g)
+		}
+		seen[g] = k
 	}
+	assert.Equal(t, gpio.Starting, indicatorKind(state.Kind(len(state.Kinds()))), "an unknown state shows as starting")
 }

@@ -30,7 +30,7 @@ func TestSIGTERMDrains(t *testing.T) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		p := a.cfg.Player.(*fakePlayer)
 		p.drain = 200 * time.Millisecond // a move in flight
-		p.setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
+		p.setReport(bot.Status{State: bot.StateOnline, Matches: []bot.MatchStatus{testMatch()}})
 	})
 	e.player.waitStart(t)
 	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })

@@ -132,9 +132,9 @@ func TestPagesAtPhoneWidth(t *testing.T) {
 		t.Cleanup(func() { ind.Close() })
 		c.Indicators = ind // the mirror of the LEDs and the display
 		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,
-			Bot:     state.BotInfo{ID: 9, Name: "PiBot_WithAVeryLongName1", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
-			Matches: []state.Match{m, octagonMatch()},
-			Results: []state.Result{
+			Bot:     bot.BotInfo{ID: 9, Name: "PiBot_WithAVeryLongName1", Rating: 1612, RD: 70, Wins: 8, Losses: 3, Draws: 1},
+			Matches: []bot.MatchStatus{m, octagonMatch()},
+			Results: []bot.Result{
 				{MatchID: 40, Mode: "std", Opponent: longName, Outcome: "win", Mine: 71, Theirs: 57, Reason: "discs", At: time.Date(2026, 12, 2, 9, 12, 0, 0, time.UTC)},
 				{MatchID: 37, Mode: "anti", Opponent: longName, Outcome: "loss", Mine: 70, Theirs: 58, Reason: "double_timeout", At: time.Date(2026, 12, 2, 8, 55, 0, 0, time.UTC)},
 			}})

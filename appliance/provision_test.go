@@ -343,8 +343,8 @@ func TestSettingsPage(t *testing.T) {
 func TestAPIStatus(t *testing.T) {
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []state.Match{testMatch()},
-			Results: []state.Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot", Rating: 1600}, Matches: []bot.MatchStatus{testMatch()},
+			Results: []bot.Result{{MatchID: 3, Mode: "std", Opponent: "Edax", Outcome: "win", Mine: 70, Theirs: 58}}})
 	})
 	e.player.waitStart(t)
 	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })
@@ -407,10 +407,10 @@ func TestTokenRejectedWhileRunning(t *testing.T) {
 	assert.Contains(t, body, "Enter a new token")
 }
 
-func testMatch() state.Match {
+func testMatch() bot.MatchStatus {
 	board := make([]int, 64)
 	board[27], board[28], board[35], board[36] = 2, 1, 1, 2
-	return state.Match{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []state.Leg{
+	return bot.MatchStatus{ID: 42, Mode: "std", Opponent: "Edax", Ranked: true, Status: "running", Legs: []bot.LegStatus{
 		{Leg: 0, BoardSize: 8, Board: board, MyColor: 1, Turn: 1, MyTurn: true, Status: "active", ClocksMS: [2]int64{41000, 52500}, Discs: [2]int{2, 2}, LastMove: 28},
 		{Leg: 1, BoardSize: 8, Board: board, MyColor: 2, Turn: 1, Status: "active", ClocksMS: [2]int64{50000, 58000}, Discs: [2]int{2, 2}, LastMove: -1},
 	}}

@@ -31,7 +31,7 @@ func TestRatingHistoryIsKept(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return len(loaded().Samples) == 1 }, 5*time.Second, 10*time.Millisecond,
 		"the first report's rating")
-	won := bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1541.2, RD: 80, Wins: 1}}
+	won := bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot", Rating: 1541.2, RD: 80, Wins: 1}}
 	e.player.push(won)
 	e.player.push(won)
 	h := loaded()
@@ -39,7 +39,7 @@ func TestRatingHistoryIsKept(t *testing.T) {
 	assert.Equal(t, int64(9), h.Bot)
 	assert.Equal(t, 1541.2, h.Samples[1].Rating)
 	assert.Equal(t, ratings.Win, h.Result(1))
-	e.player.push(bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot"}})
+	e.player.push(bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot"}})
 	assert.Len(t, loaded().Samples, 2, "a report without a rating is not a sample")
 
 	code, body := e.get("/", false)

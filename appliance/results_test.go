@@ -15,10 +15,14 @@ import (
 	"flipbot.dev/flipbot/bot"
 )
 
-func result(id int64) state.Result {
-	return state.Result{MatchID: id, Opponent: fmt.Sprintf("op%d", id), Mode: "std", Outcome: bot.OutcomeWin,
+// botResult is a won match of id, as the bot reports it.
+func botResult(id int64) bot.Result {
+	return bot.Result{MatchID: id, Opponent: fmt.Sprintf("op%d", id), Mode: "std", Outcome: bot.OutcomeWin,
 		At: time.Date(2026, 12, 1, 12, 0, int(id), 0, time.UTC)}
 }
+
+// result is a won match of id, as the status keeps it.
+func result(id int64) state.Result { return resultsOf([]bot.Result{botResult(id)})[0] }
 
 func resultIDs(rs []state.Result) []int64 {
 	ids := []int64{}
@@ -59,9 +63,9 @@ func TestMergeResults(t *testing.T) {
 // a restart started with none.
 func TestResultsSurviveSettingsAndRestart(t *testing.T) {
 	e := provisioned(t)
-	online := bot.Status{State: bot.StateOnline, Bot: state.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}
+	online := bot.Status{State: bot.StateOnline, Bot: bot.BotInfo{ID: 9, Name: "TestBot", Rating: 1523.4}}
 	first := online
-	first.Results = []state.Result{result(1)}
+	first.Results = []bot.Result{botResult(1)}
 	e.player.push(first)
 	e.waitFor("the first result", func(s state.Status) bool { return len(s.Results) == 1 })
 
@@ -71,7 +75,7 @@ func TestResultsSurviveSettingsAndRestart(t *testing.T) {
 	require.NoError(t, e.a.ApplySettings(s))
 	e.player.waitStart(t)
 	second := online
-	second.Results = []state.Result{result(2)}
+	second.Results = []bot.Result{botResult(2)}
 	e.player.push(second)
 	st := e.waitFor("the second result", func(s state.Status) bool { return len(s.Results) > 0 && s.Results[0].MatchID == 2 })
 	assert.Equal(t, []int64{2, 1}, resultIDs(st.Results), "the results before the settings change stay")

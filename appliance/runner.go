@@ -405,7 +405,7 @@ func (r *runner) report(p *play, rep bot.Status) {
 	})
 	r.mu.Unlock()
 	if r.onBot != nil {
-		r.onBot(rep.Bot)
+		r.onBot(botInfoOf(rep.Bot))
 	}
 	if r.onResults != nil {
 		r.onResults(results)

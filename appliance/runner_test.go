@@ -18,7 +18,7 @@ func inGame(t *testing.T, meanwhile func(e *testEnv)) *testEnv {
 	t.Helper()
 	e := startEnv(t, func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
-		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []state.Match{testMatch()}})
+		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline, Matches: []bot.MatchStatus{testMatch()}})
 	})
 	e.player.waitStart(t)
 	e.waitFor("in game", func(s state.Status) bool { return s.Kind == state.KindInGame })

@@ -19,33 +19,34 @@ const (
 	StateStopped = "stopped"
 )
 
-// Status is a snapshot of what the bot is doing, for displays and pages. It
-// is a deep copy: the receiver may keep and read it freely. It is the one
-// model of the bot's state: the appliance's pages and /api/status show
-// these types as they are (the JSON tags are /api/status's names).
+// Status is a snapshot of what the bot is doing, for displays and pages
+// (Options.OnStatus). It is a deep copy: the receiver may keep and read it
+// freely. It is plain Go, with no wire form of its own: a program that
+// shows it defines its own (the appliance's /api/status is the
+// appliance's types, appliance/state, copied from these).
 type Status struct {
 	// State is one of the State* constants.
-	State string `json:"state"`
+	State string
 	// Bot is the bot as FlipSight last described it; zero before the first
 	// poll.
-	Bot BotInfo `json:"bot"`
+	Bot BotInfo
 	// Matches are the matches being played (pending accepted ones included).
-	Matches []MatchStatus `json:"matches"`
+	Matches []MatchStatus
 	// Results are the most recent finished matches, newest first.
-	Results []Result `json:"results"`
+	Results []Result
 	// LastError describes the last failure (never the token); empty when
 	// the last call succeeded.
-	LastError string `json:"last_error,omitempty"`
+	LastError string
 	// NetworkDown reports that the last failure was not reaching FlipSight
 	// at all (DNS, connection, TLS, timeout), as opposed to an answer of
 	// the server; false once a call succeeds.
-	NetworkDown bool `json:"network_down"`
+	NetworkDown bool
 	// EngineFailing, when not empty, says why the bot accepts no new
 	// matches: its engine failed on failingAfter own moves in a row, and
 	// has not answered a probe since.
-	EngineFailing string `json:"engine_failing,omitempty"`
+	EngineFailing string
 	// Updated is when the snapshot was made.
-	Updated time.Time `json:"updated"`
+	Updated time.Time
 }
 
 // Online reports whether the bot shows as online on FlipSight (its
@@ -54,79 +55,79 @@ func (s Status) Online() bool { return s.State == StateOnline }
 
 // BotInfo identifies the bot.
 type BotInfo struct {
-	ID     int64   `json:"id,omitempty"`
-	Name   string  `json:"name,omitempty"`
-	Rating float64 `json:"rating,omitempty"`
-	RD     float64 `json:"rd,omitempty"`
-	Wins   int     `json:"wins"`
-	Losses int     `json:"losses"`
-	Draws  int     `json:"draws"`
+	ID     int64
+	Name   string
+	Rating float64
+	RD     float64
+	Wins   int
+	Losses int
+	Draws  int
 	// Official reports whether the rating is official (not provisional).
-	Official bool `json:"official"`
+	Official bool
 }
 
 // MatchStatus is one match being played.
 type MatchStatus struct {
-	ID     int64  `json:"id"`
-	Human  bool   `json:"human"`
-	Mode   string `json:"game_mode"`
-	Status string `json:"status"` // pending, running, …
+	ID     int64
+	Human  bool
+	Mode   string
+	Status string // pending, running, …
 	// Ranked reports a rated match.
-	Ranked   bool   `json:"ranked"`
-	Opponent string `json:"opponent"` // the opponent bot's name, or "human"
+	Ranked   bool
+	Opponent string // the opponent bot's name, or "human"
 	// Participant is the bot's side: 0 (bot_a) or 1 (bot_b).
-	Participant int `json:"participant"`
+	Participant int
 	// Totals are the disc totals [mine, theirs] so far.
-	Totals [2]int      `json:"totals"`
-	Legs   []LegStatus `json:"legs"`
+	Totals [2]int
+	Legs   []LegStatus
 	// Moves counts how the bot's moves so far were chosen.
-	Moves MoveCounts `json:"moves"`
+	Moves MoveCounts
 }
 
 // LegStatus is one leg of a match, with its clocks, from the bot's side.
 type LegStatus struct {
-	Leg       int    `json:"leg"`
-	Status    string `json:"status"` // active, finished, timeout, stopped
-	BoardSize int    `json:"board_size"`
+	Leg       int
+	Status    string // active, finished, timeout, stopped
+	BoardSize int
 	// Board as the API sends it (0 empty, 1 black, 2 white; a1 first).
-	Board []int `json:"board"`
+	Board []int
 	// Blocked are the squares no disc may use (octagon's corners).
-	Blocked []int `json:"blocked"`
+	Blocked []int
 	// MyColor is 1 (black) or 2 (white); Turn the colour to move; MyTurn
 	// reports an active leg with the bot to move.
-	MyColor int  `json:"my_color"`
-	Turn    int  `json:"turn"`
-	MyTurn  bool `json:"my_turn"`
+	MyColor int
+	Turn    int
+	MyTurn  bool
 	// Discs are [black, white].
-	Discs [2]int `json:"discs"`
+	Discs [2]int
 	// ClocksMS are [black, white] remaining at ClocksAt (the mover's clock
 	// running down from there).
-	ClocksMS [2]int64  `json:"clocks_ms"`
-	ClocksAt time.Time `json:"clocks_at"`
-	Revision int64     `json:"revision"`
+	ClocksMS [2]int64
+	ClocksAt time.Time
+	Revision int64
 	// LastMove is the last square played (-1 pass), or -2 when none.
-	LastMove int `json:"last_move"`
+	LastMove int
 	// Moves is the number of moves played in the leg.
-	Moves int `json:"moves"`
+	Moves int
 	// Thinking reports a search in progress for this leg.
-	Thinking bool `json:"thinking"`
+	Thinking bool
 	// LastSearch is the bot's last move sent in this leg; zero before.
-	LastSearch Search `json:"last_search"`
+	LastSearch Search
 }
 
 // Search describes a move the bot sent.
 type Search struct {
-	Move     int    `json:"move"`     // square, or -1 for a pass
-	Revision int64  `json:"revision"` // the leg revision it was played at
-	Ply      int    `json:"ply"`      // its index in the leg's history
-	Source   string `json:"source"`   // "engine", "forced" (no choice) or "fallback"
+	Move     int    // square, or -1 for a pass
+	Revision int64  // the leg revision it was played at
+	Ply      int    // its index in the leg's history
+	Source   string // "engine", "forced" (no choice) or "fallback"
 	// Cause is a fallback's cause (Cause*); empty for other sources.
-	Cause string  `json:"cause,omitempty"`
-	Depth int     `json:"depth"`
-	Exact bool    `json:"exact"`
-	Score float64 `json:"score"`
+	Cause string
+	Depth int
+	Exact bool
+	Score float64
 	// ElapsedMS is the time from the state's arrival to the move's answer.
-	ElapsedMS int64 `json:"elapsed_ms"`
+	ElapsedMS int64
 }
 
 // Outcomes of Result.Outcome.
@@ -140,23 +141,23 @@ const (
 
 // Result is a finished match.
 type Result struct {
-	MatchID  int64  `json:"match_id"`
-	Human    bool   `json:"human"`
-	Ranked   bool   `json:"ranked"`
-	Mode     string `json:"game_mode"`
-	Opponent string `json:"opponent"`
+	MatchID  int64
+	Human    bool
+	Ranked   bool
+	Mode     string
+	Opponent string
 	// Outcome is one of the Outcome* constants.
-	Outcome string `json:"outcome"`
+	Outcome string
 	// Mine and Theirs are the disc totals.
-	Mine   int `json:"my_discs"`
-	Theirs int `json:"opponent_discs"`
+	Mine   int
+	Theirs int
 	// Reason is the state's finish_reason ("discs", "timeout", …).
-	Reason string    `json:"finish_reason,omitempty"`
-	At     time.Time `json:"at"`
+	Reason string
+	At     time.Time
 	// Games are the ids of the legs' records (bot/record), when kept.
-	Games []string `json:"games,omitempty"`
+	Games []string
 	// Moves counts how the bot's moves were chosen.
-	Moves MoveCounts `json:"moves"`
+	Moves MoveCounts
 }
 
 // clone returns a deep copy.

@@ -43,10 +43,10 @@ const failingAfter = 6
 // MoveCounts counts how the bot's sent moves in a match were chosen.
 type MoveCounts struct {
 	// Engine counts the engine's moves, Forced the moves without a choice.
-	Engine int `json:"engine"`
-	Forced int `json:"forced"`
+	Engine int
+	Forced int
 	// Fallbacks counts the built-in fallback moves by cause (Cause*).
-	Fallbacks map[string]int `json:"fallbacks,omitempty"`
+	Fallbacks map[string]int
 }
 
 // FallbackTotal is the number of fallback moves of every cause.

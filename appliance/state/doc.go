@@ -13,8 +13,10 @@
 //
 //   - kind.go: [Kind], its machine names (/api/status) and texts (pages).
 //   - status.go: [Status] and its parts ([Phase], [TokenSource],
-//     [EngineSettings], [Device], [Storage], [CardToken]); the bot's own
-//     types are aliased ([BotInfo], [Match], [Leg], [Result]).
+//     [EngineSettings], [Device], [Storage], [CardToken]).
+//   - report.go: [Report], the bot's part, in the appliance's own types
+//     ([BotInfo], [Match], [Leg], [Search], [MoveCounts], [Result]); the
+//     appliance copies the bot's report (bot.Status) into them.
 //   - hub.go: [Hub], the one owner of the Status.
 //   - mirror.go: [Mirror], what the LEDs and the display show, for the
 //     pages ([Light], [Screen]); computed by the appliance, not kept.
@@ -22,8 +24,16 @@
 //     (Device.NetworkUp), and an error reaching FlipSight as a sentence
 //     people read ([NetworkCause], Status.NetworkSentence).
 //
-// The package is a leaf of the appliance: it imports the bot's status types
-// (bot, bot/record) and nothing of the appliance, of the pages or of the
-// hardware (the gpio package has its own input type; the appliance maps a
-// Kind onto it).
+// # /api/status
+//
+// The JSON form of a Status is /api/status, the appliance's contract with
+// the scripts and people that read it: the JSON names are these types'
+// tags, and nothing else defines them (the bot's types have none). The
+// appliance's golden files (appliance/testdata/apistatus) hold the shape
+// for representative states; a change to a tag or a field shows there.
+//
+// The package is a leaf of the appliance: it imports bot/record (the game
+// store's status) and nothing of the bot, of the appliance, of the pages
+// or of the hardware (the gpio package has its own input type; the
+// appliance maps a Status onto it).
 package state

@@ -3,10 +3,10 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
-	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/bot/record"
 )
 
@@ -37,8 +37,10 @@ const (
 )
 
 // Status is everything the appliance shows: one snapshot, copied out of the
-// [Hub]. The JSON form is /api/status; it never holds the token or the
-// pairing code.
+// [Hub]. Its JSON form, with the JSON names of its parts, is /api/status,
+// the appliance's contract with its readers (the golden files of the
+// appliance's tests hold it); it never holds the token or the pairing
+// code.
 type Status struct {
 	Kind      Kind        `json:"state"`
 	StateText string      `json:"state_text"`
@@ -62,50 +64,6 @@ type Status struct {
 	// needed; never in /api/status.
 	PairingCode string `json:"-"`
 }
-
-// Report is the bot's part of the status as the runner that starts,
-// stops and restarts the bot last wrote it: the bot's own report
-// (bot.Status, copied field by field) and how its last play ended (a
-// rejected token, a failure and its retry). The runner is its one writer,
-// as one value; everything else only reads it.
-type Report struct {
-	// Detail is the last error or hint, for people.
-	Detail string `json:"detail,omitempty"`
-	// Bot is the bot as FlipSight last named it, kept while reconnecting.
-	Bot BotInfo `json:"bot"`
-	// BotState is the bot's own state (bot.Status.State).
-	BotState string `json:"bot_state"`
-	// Online: the bot's stream is up.
-	Online bool `json:"online"`
-	// NetworkDown: the last failure was not reaching FlipSight at all.
-	NetworkDown bool `json:"network_down"`
-	// Rejected: FlipSight refused the token; it is not tried again.
-	Rejected bool `json:"token_rejected"`
-	// EngineFailed: the configured engine (Egaroucid) failed its check
-	// before going online; the bot stays offline and it is checked again
-	// (Detail says why).
-	EngineFailed bool `json:"engine_failed"`
-	// EngineFailing: the bot's engine failed on several own moves in a
-	// row in play; the bot accepts no new match until it answers a
-	// probe (bot.Status.EngineFailing says why).
-	EngineFailing string   `json:"engine_failing,omitempty"`
-	Matches       []Match  `json:"matches"`
-	Results       []Result `json:"recent_results"`
-	// BotUpdated is when the bot made its last report.
-	BotUpdated time.Time `json:"bot_updated"`
-}
-
-// BotInfo names the bot as FlipSight knows it: the bot's own type.
-type BotInfo = bot.BotInfo
-
-// Match is one running match as the bot reports it.
-type Match = bot.MatchStatus
-
-// Leg is one board of a match with its clocks, from our side.
-type Leg = bot.LegStatus
-
-// Result is one finished match.
-type Result = bot.Result
 
 // EngineSettings is the engine part of the settings in effect, as the
 // status shows it (a summary of the settings, not an engine).
@@ -193,6 +151,7 @@ func (s Status) clone() Status {
 			m.Legs[j].Board = slices.Clone(m.Legs[j].Board)
 			m.Legs[j].Blocked = slices.Clone(m.Legs[j].Blocked)
 		}
+		m.Moves.Fallbacks = maps.Clone(m.Moves.Fallbacks)
 		c.Matches[i] = m
 	}
 	c.Results = slices.Clone(s.Results)
@@ -201,17 +160,13 @@ func (s Status) clone() Status {
 	}
 	for i := range c.Results {
 		c.Results[i].Games = slices.Clone(c.Results[i].Games)
+		c.Results[i].Moves.Fallbacks = maps.Clone(c.Results[i].Moves.Fallbacks)
 	}
 	c.Device.Addresses = slices.Clone(s.Device.Addresses)
 	c.Device.PageURLs = slices.Clone(s.Device.PageURLs)
 	c.Indicators.LEDs = slices.Clone(s.Indicators.LEDs)
 	c.Indicators.Missing = slices.Clone(s.Indicators.Missing)
-	if s.Engine.PerMode != nil {
-		c.Engine.PerMode = make(map[string]string, len(s.Engine.PerMode))
-		for k, v := range s.Engine.PerMode {
-			c.Engine.PerMode[k] = v
-		}
-	}
+	c.Engine.PerMode = maps.Clone(s.Engine.PerMode)
 	return c
 }
 
