@@ -321,7 +321,9 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	}
 	defer e.slot.Release()
 	lastErr := errEOF
+	var lastEnd error // how the previous attempt's process ended
 	for attempt := 0; attempt < 2 && wctx.Err() == nil; attempt++ {
+		lastEnd = lastErr
 		p, _, err := e.slot.Process()
 		if err != nil {
 			return engines.Result{}, fmt.Errorf("egaroucid move: %w", err)
@@ -346,6 +348,11 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 				}
 				if ctx.Err() != nil {
 					return engines.Result{}, fmt.Errorf("egaroucid move: %w (%v)", adapt.WaitErr(ctx, wctx), err)
+				}
+				if attempt > 0 && errors.Is(lastEnd, errEOF) {
+					// The replacement of a process that died in this
+					// move: the death is the cause, not the new start.
+					return engines.Result{}, fmt.Errorf("egaroucid move: %w (its replacement: %v)", lastEnd, err)
 				}
 				// Still loading: it goes on in the background and answers
 				// a later move; this one is played by the caller's

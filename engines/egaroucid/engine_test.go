@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/egaroucid/egaroucidtest"
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
@@ -422,4 +423,28 @@ func TestEnvAsksForHugePages(t *testing.T) {
 	assert.Equal(t, []string{"PATH=/bin", HugePages}, Env(parent), "the owner's tunables pass only when listed")
 	parent = append(parent, "FLIPBOT_ENGINE_ENV=GLIBC_TUNABLES")
 	assert.Equal(t, []string{"PATH=/bin", "GLIBC_TUNABLES=glibc.malloc.arena_max=2"}, Env(parent), "and then win")
+}
+
+// A process that dies on its move and whose replacement is still loading
+// when the move's wait ends: the error is the death (with the exit), not
+// only "still starting", so that the owner and the start-up check learn
+// what happened. (Under load the replacement's start-up took the rest of
+// the wait and the crash was reported as a slow start.)
+func TestCrashIsTheCauseWhenTheReplacementIsStillLoading(t *testing.T) {
+	enginetest.NoLeak(t)
+	opts := Options{Path: install(t, true), Startup: 5 * time.Second}
+	behaviour := filepath.Join(filepath.Dir(opts.Path), egaroucidtest.BehaviourFile)
+	require.NoError(t, os.WriteFile(behaviour, []byte("crash\n"), 0o644))
+	e, err := New(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	require.NoError(t, e.Warm(context.Background()))
+	// The next process (the replacement) reads this at its start.
+	require.NoError(t, os.WriteFile(behaviour, []byte("deaf\n"), 0o644))
+	_, err = e.Move(context.Background(), request(othello.New(othello.Std), 2*time.Second))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, errEOF, "the death is the cause: %v", err)
+	assert.Contains(t, err.Error(), "exit")
+	assert.Contains(t, err.Error(), "its replacement", "and the replacement's state is said")
+	require.NoError(t, e.Close())
 }
