@@ -133,15 +133,16 @@ type status struct {
 
 // owner is a browser on the owner's laptop, talking to flipbot's pages.
 type owner struct {
-	t    *testing.T
-	base string
-	c    *http.Client
+	t     *testing.T
+	base  string
+	c     *http.Client
+	trail *stepTrail // the guest's, told what the owner waits for
 }
 
-func newOwner(t *testing.T, base string) *owner {
+func newOwner(t *testing.T, base string, trail *stepTrail) *owner {
 	jar, err := cookiejar.New(nil)
 	require.NoError(t, err)
-	return &owner{t: t, base: base, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+	return &owner{t: t, base: base, trail: trail, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
@@ -188,6 +189,7 @@ func (o *owner) setup(code, token string) {
 // waitFor polls the status until ok holds or the timeout passes.
 func (o *owner) waitFor(what string, timeout time.Duration, ok func(status) bool) status {
 	o.t.Helper()
+	o.trail.set(what)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var last status
@@ -371,4 +373,59 @@ func (o *owner) requireMatchResult(id int64) {
 		require.NotEqual(o.t, "disconnect", g.Reason, "match %d was not lost by disconnect", id)
 	}
 	require.Positive(o.t, n, "the device recorded match %d (games: %s)", id, tail(body, 20))
+}
+
+// stepTrail is what a test of a booted guest waits for now, so that a
+// failure says where it stopped even when only the end of the output is
+// kept (CI shows the last lines).
+type stepTrail struct {
+	mu    sync.Mutex
+	start time.Time // the guest's power-on
+	what  string
+	at    time.Duration
+}
+
+func (s *stepTrail) set(what string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.what, s.at = what, time.Since(s.start)
+}
+
+func (s *stepTrail) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.what == "" {
+		return "before its first step"
+	}
+	return fmt.Sprintf("while waiting for %s (from %.0f s after power-on; failed %.0f s after it)",
+		s.what, s.at.Seconds(), time.Since(s.start).Seconds())
+}
+
+// failures collects the subtests' failures of a parallel image test, to
+// be said again when the test ends: the subtests' own lines come in the
+// middle of the output of two tests run side by side.
+type failures struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// add records a failed subtest: where it stopped and flipbot's last lines.
+func (f *failures) add(name, step, logTail string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lines = append(f.lines, fmt.Sprintf("%s failed %s; flipbot's last lines:\n%s", name, step, logTail))
+}
+
+// report says the failures again at the end of t (the parent test).
+func (f *failures) report(t *testing.T) {
+	t.Cleanup(func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, l := range f.lines {
+			t.Log(l)
+		}
+	})
 }

@@ -50,6 +50,8 @@ var piLEDs = [3]struct {
 func TestEmulatedPi(t *testing.T) {
 	need(t, "gok", "qemu-system-aarch64", "mcopy", "/sbin/debugfs")
 	t.Parallel()
+	fails := &failures{}
+	fails.report(t)
 	dir := t.TempDir()
 	ports := vm.Config{Machine: vm.Pi3B, TimeServer: true}
 	require.NoError(t, ports.Ports())
@@ -62,11 +64,11 @@ func TestEmulatedPi(t *testing.T) {
 
 	t.Run("pairing", func(t *testing.T) {
 		img := copyImage(t, base, filepath.Join(dir, "pairing.img"))
-		g := boot(t, img, ports, password)
+		g := boot(t, img, ports, password, fails)
 		for _, w := range g.v.Warnings() {
 			t.Logf("warning: %s", w)
 		}
-		o := newOwner(t, g.v.AppURL())
+		o := newOwner(t, g.v.AppURL(), &g.step)
 		g.requireLEDs(t, "setup needed", [3]led.Pattern{led.Off, led.Off, led.DoubleBlink}, 2*time.Minute)
 
 		var dev struct {
@@ -130,8 +132,8 @@ func TestEmulatedPi(t *testing.T) {
 		require.NoError(t, os.WriteFile(tok, []byte(instance.OfflineToken+"\n"), 0o644))
 		runCmd(t, "mcopy", "-i", fmt.Sprintf("%s@@%d", img, boot1.Offset), tok, "::flipbot-token.txt")
 
-		g := boot(t, img, ports, password)
-		o := newOwner(t, g.v.AppURL())
+		g := boot(t, img, ports, password, fails)
+		o := newOwner(t, g.v.AppURL(), &g.step)
 		o.waitFor("online from the card's token file", 6*time.Minute, func(s status) bool {
 			return s.Online && s.Token == "stored"
 		})
@@ -148,6 +150,7 @@ func TestEmulatedPi(t *testing.T) {
 // are want (a negative pattern: any), or fails after timeout.
 func (g *guest) requireLEDs(t *testing.T, what string, want [3]led.Pattern, timeout time.Duration) {
 	t.Helper()
+	g.step.set("LEDs "+what)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var got [3]led.Pattern

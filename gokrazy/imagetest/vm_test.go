@@ -39,6 +39,8 @@ import (
 func TestOfflineVM(t *testing.T) {
 	need(t, "gok", "qemu-system-aarch64", vm.Firmware, "mcopy", "/sbin/debugfs")
 	t.Parallel() // beside TestEmulatedPi
+	fails := &failures{}
+	fails.report(t)
 	dir := t.TempDir()
 	ports := vm.Config{}
 	require.NoError(t, ports.Ports())
@@ -53,8 +55,8 @@ func TestOfflineVM(t *testing.T) {
 
 	t.Run("pairing", func(t *testing.T) {
 		img := copyImage(t, base, filepath.Join(dir, "pairing.img"))
-		g := boot(t, img, ports, password)
-		o := newOwner(t, g.v.AppURL())
+		g := boot(t, img, ports, password, fails)
+		o := newOwner(t, g.v.AppURL(), &g.step)
 
 		code := g.pairingCode(t, 3*time.Minute)
 		t.Logf("pairing code read from gokrazy's log %.0f s after power-on", time.Since(g.start).Seconds())
@@ -114,8 +116,8 @@ func TestOfflineVM(t *testing.T) {
 		require.NoError(t, os.WriteFile(tok, []byte("\xef\xbb\xbf"+instance.OfflineToken+"\r\n"), 0o644))
 		runCmd(t, "mcopy", "-i", card, tok, "::flipbot-token.txt")
 
-		g := boot(t, img, ports, password)
-		o := newOwner(t, g.v.AppURL())
+		g := boot(t, img, ports, password, fails)
+		o := newOwner(t, g.v.AppURL(), &g.step)
 		st := o.waitFor("online from the card's token file", 4*time.Minute, func(s status) bool {
 			return s.Online && s.Token == "stored"
 		})
@@ -145,6 +147,7 @@ type guest struct {
 	log      *vm.LogFollower
 	codes    chan string
 	cancel   context.CancelFunc
+	step     stepTrail
 }
 
 func copyImage(t *testing.T, src, dst string) string {
@@ -153,7 +156,7 @@ func copyImage(t *testing.T, src, dst string) string {
 	return dst
 }
 
-func boot(t *testing.T, img string, ports vm.Config, password string) *guest {
+func boot(t *testing.T, img string, ports vm.Config, password string, fails *failures) *guest {
 	t.Helper()
 	serial, err := os.Create(img + ".serial.log")
 	require.NoError(t, err)
@@ -162,6 +165,7 @@ func boot(t *testing.T, img string, ports vm.Config, password string) *guest {
 	cfg := ports
 	cfg.Image, cfg.Serial = img, serial
 	g := &guest{start: time.Now(), password: password, codes: make(chan string, 16), cancel: cancel}
+	g.step.start = g.start
 	g.v, err = vm.Start(ctx, cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() {
@@ -173,6 +177,11 @@ func boot(t *testing.T, img string, ports vm.Config, password string) *guest {
 			t.Logf("serial console (last lines):\n%s", tail(string(b), 40))
 		}
 		cancel()
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			fails.add(t.Name(), g.step.String(), tail(strings.Join(g.log.Lines(), "\n"), 25))
+		}
 	})
 	g.log = g.v.Follow(ctx, password, "/user/flipbot", "stderr", func(line string) {
 		if c := vm.PairingCode(line); c != "" {
@@ -191,6 +200,7 @@ func boot(t *testing.T, img string, ports vm.Config, password string) *guest {
 
 func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {
 	t.Helper()
+	g.step.set("the pairing code in gokrazy's log")
 	select {
 	case c := <-g.codes:
 		return c
@@ -206,6 +216,7 @@ func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {
 // and no setup page.
 func (g *guest) update(t *testing.T, vars []string, o *owner, target string) {
 	t.Helper()
+	g.step.set("make "+target)
 	start := time.Now()
 	took := makeTarget(t, target, append(vars, "FLIPBOT_FLAGS=-drain=9s", "UPDATE_HOST="+g.v.UpdateHost(), "APP_URL="+g.v.AppURL())...)
 	t.Logf("gok update: %.0f s", took.Seconds())
