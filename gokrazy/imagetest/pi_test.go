@@ -150,7 +150,7 @@ func TestEmulatedPi(t *testing.T) {
 // are want (a negative pattern: any), or fails after timeout.
 func (g *guest) requireLEDs(t *testing.T, what string, want [3]led.Pattern, timeout time.Duration) {
 	t.Helper()
-	g.step.set("LEDs "+what)
+	g.step.set("LEDs " + what)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var got [3]led.Pattern

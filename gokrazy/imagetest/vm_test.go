@@ -216,7 +216,7 @@ func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {
 // and no setup page.
 func (g *guest) update(t *testing.T, vars []string, o *owner, target string) {
 	t.Helper()
-	g.step.set("make "+target)
+	g.step.set("make " + target)
 	start := time.Now()
 	took := makeTarget(t, target, append(vars, "FLIPBOT_FLAGS=-drain=9s", "UPDATE_HOST="+g.v.UpdateHost(), "APP_URL="+g.v.AppURL())...)
 	t.Logf("gok update: %.0f s", took.Seconds())
