@@ -155,12 +155,20 @@ func (g *guest) requireLEDs(t *testing.T, what string, want [3]led.Pattern, time
 	defer cancel()
 	var got [3]led.Pattern
 	var scores [3]float64
+	// A busy host answers QEMU's monitor slowly: a window with too few
+	// samples to see a 100 ms flash is read again over a longer one.
+	window, sampled, read := 3*time.Second, 0, 0
+	var lastErr error
 	for ctx.Err() == nil {
-		samples, err := g.v.SampleGPIO(ctx, 3*time.Second, 20*time.Millisecond)
+		samples, err := g.v.SampleGPIO(ctx, window, 20*time.Millisecond)
+		sampled = len(samples)
 		if err != nil || len(samples) < 50 {
+			lastErr = err
+			window = min(2*window, 12*time.Second)
 			time.Sleep(time.Second)
 			continue
 		}
+		read++
 		ok := true
 		for i, l := range piLEDs {
 			ls := make([]led.Sample, len(samples))
@@ -176,7 +184,8 @@ func (g *guest) requireLEDs(t *testing.T, what string, want [3]led.Pattern, time
 			return
 		}
 	}
-	t.Fatalf("LEDs %s: want %v, last read green %s, yellow %s, red %s", what, want, got[0], got[1], got[2])
+	t.Fatalf("LEDs %s: want %v, last read green %s, yellow %s, red %s (%d windows read, the last sampling %d times in %s; last error %v)",
+		what, want, got[0], got[1], got[2], read, sampled, window, lastErr)
 }
 
 var (
