@@ -23,6 +23,9 @@
 //   - probcut.go, calibrate.go, probcut_pattern.go, probcut_baseline.go:
 //     Multi-ProbCut, its calibration and the generated fits for the trained
 //     and the hand-made evaluation.
+//   - endcut.go, probcut_end.go: the selective endgame (Multi-ProbCut
+//     inside the exact solver, Edax's rising selectivity levels), its
+//     calibration and the generated fits.
 //   - pool.go, flight.go: the core budget (moves before ponders), single
 //     flight of identical requests.
 //   - ponder.go: pondering on the opponent's time ([Engine.Ponder],

@@ -15,7 +15,8 @@
 // The package never opens pins itself: the caller owns the outputs.
 //
 // Files: pattern.go ([Pattern]), bank.go ([Bank]), output.go ([Output],
-// [ActiveLow]), sysfs.go ([SysfsLED]), clock.go ([Clock]).
+// [ActiveLow]), sysfs.go ([SysfsLED]), clock.go ([Clock]), recognise.go
+// ([Recognise], a pattern read back from an LED's samples).
 //
 // It imports periph.io's gpio and nothing of the module; its tests run on
 // gpio/internal/fakeclock.
