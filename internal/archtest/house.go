@@ -47,6 +47,7 @@ func House() Table {
 		adapt       = "engines/internal/adapt"
 		jsonline    = "engines/jsonline"
 		search      = "engines/search"
+		calib       = "engines/search/calib"
 		eval        = "engines/eval"
 		record      = "bot/record"
 		flipsight   = "flipsight"
@@ -93,7 +94,7 @@ func House() Table {
 				Tests:   []string{ggf},
 				Why:     "serves the arena and runs tournaments between engines; it plays no bot of its own (no bot import)"},
 			{Pkg: "cmd/flipengine", Layer: LayerCommand,
-				Imports: []string{bot, engines, eval, train, ggf, othello, search},
+				Imports: []string{bot, engines, eval, train, ggf, othello, search, calib},
 				Why:     "the rules and the built-in engine on their own; bot only for the clock plan (bot.Plan) that its engine command shares with the connector"},
 			{Pkg: "cmd/flipbot-image", Layer: LayerCommand,
 				Imports: []string{astore, disk, instance, vm, ledPkg},
@@ -183,6 +184,9 @@ func House() Table {
 			{Pkg: search, Layer: LayerBase,
 				Imports: []string{engines, eval, othello},
 				Why:     "the built-in engine: implements engines.Engine on the rules with eval's scores"},
+			{Pkg: calib, Layer: LayerBase,
+				Imports: []string{eval, othello, search},
+				Why:     "the built-in engine's Multi-ProbCut calibration and the Go tables it writes (flipengine probcut), out of the search package that reads them"},
 			{Pkg: route, Layer: LayerBase,
 				Imports: []string{engines, othello},
 				Why:     "an engine per game mode, over any engines"},
