@@ -74,6 +74,7 @@ func House() Table {
 		instance    = "gokrazy/instance"
 		vm          = "gokrazy/vm"
 		ledPkg      = "gpio/led"
+		ledtest     = "gpio/led/ledtest"
 		ssd1306     = "gpio/ssd1306"
 		hd44780     = "gpio/hd44780"
 		boardview   = "internal/boardview"
@@ -97,8 +98,8 @@ func House() Table {
 				Imports: []string{bot, engines, eval, train, ggf, othello, search, calib},
 				Why:     "the rules and the built-in engine on their own; bot only for the clock plan (bot.Plan) that its engine command shares with the connector"},
 			{Pkg: "cmd/flipbot-image", Layer: LayerCommand,
-				Imports: []string{astore, disk, instance, vm, ledPkg},
-				Why:     "the Makefile's image helper on the host: gokrazy's tools, the appliance's token file format (appliance/store), and the LED patterns it reads back from an emulated Pi (gpio/led)"},
+				Imports: []string{astore, disk, instance, vm, ledPkg, ledtest},
+				Why:     "the Makefile's image helper on the host: gokrazy's tools, the appliance's token file format (appliance/store), and the LED patterns it reads back from an emulated Pi (gpio/led, recognised by gpio/led/ledtest)"},
 			{Pkg: "bot/internal/soak", Layer: LayerCommand,
 				Imports: []string{arena, arenatest, bot, engines, jsonline, othello, flipsight},
 				Why:     "a command (the bot's soak benchmark, not shipped), kept beside the bot: a Bot against an in-process arena behind the fault front"},
@@ -239,6 +240,9 @@ func House() Table {
 			{Pkg: ledPkg, Layer: LayerBase,
 				Tests: []string{fakeclock},
 				Why:   "the LED driver, on periph.io"},
+			{Pkg: ledtest, Layer: LayerBase,
+				Imports: []string{ledPkg},
+				Why:     "test support beside the LED driver (as periph's gpiotest): its patterns recognised in an LED's samples"},
 			{Pkg: ssd1306, Layer: LayerBase,
 				Why: "the OLED driver, on periph.io"},
 			{Pkg: hd44780, Layer: LayerBase,
@@ -248,7 +252,8 @@ func House() Table {
 			{Pkg: "gokrazy/imagetest", Layer: LayerBase,
 				Tests: []string{disk, instance, vm},
 				Exceptions: []Exception{
-					{Import: ledPkg, TestOnly: true, Why: "the emulated Pi's test reads the LEDs back from the SoC and recognises gpio/led's own patterns in them (led.Recognise); gpio/led imports nothing of gokrazy"},
+					{Import: ledPkg, TestOnly: true, Why: "the emulated Pi's test reads the LEDs back from the SoC and recognises gpio/led's own patterns in them (ledtest.Recognise); gpio/led imports nothing of gokrazy"},
+					{Import: ledtest, TestOnly: true, Why: "the emulated Pi's test recognises gpio/led's patterns in the LEDs read back from the SoC (ledtest.Recognise); gpio/led/ledtest imports nothing of gokrazy"},
 				},
 				Why: "the image tests: build, read back and boot the image with the gokrazy tools"},
 			{Pkg: vm, Layer: LayerBase,
