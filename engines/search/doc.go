@@ -14,7 +14,8 @@
 //   - engine.go: the Engine, its options, Move and Search, dispatch by size.
 //   - driver.go: the phases of one search (midgame deepening, then an exact
 //     solve when the clock allows), once for both sizes through the
-//     rootSearch interface.
+//     rootSearch interface; the midgame deepening with aspiration windows
+//     (deepen), once for both sizes over each size's root search.
 //   - clock.go: think time and whether a solve fits.
 //   - thread.go, job.go: a search's threads, their stop flags and results.
 //   - moves.go, pv.go: move lists and root lists (generic over the flips'
