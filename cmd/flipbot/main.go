@@ -67,7 +67,7 @@ func dispatch(args []string, getenv func(string) string, stdout, stderr io.Write
 				fmt.Fprintf(stderr, "flipbot %s: unexpected argument %q\n", args[0], args[1])
 				return exitUsage
 			}
-			writeVersion(stdout, version.Line("flipbot"), buildInfo())
+			fmt.Fprint(stdout, version.Details("flipbot"))
 			return exitOK
 		}
 	}

@@ -82,7 +82,7 @@ func House() Table {
 		realEngines = "real_test.go plays the real Edax and Egaroucid through a bot against the arena, end to end; test-only, and nothing that engines/external's code imports imports it back"
 	)
 	return Table{
-		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/logagg", "internal/text", "internal/version"},
+		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/logagg", "internal/text", "internal/version", "internal/wait"},
 		TestLeaves: []string{"internal/testutil", "internal/testutil/browser", "internal/winetest"},
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
