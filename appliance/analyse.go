@@ -10,6 +10,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 // Background analysis: while no match runs, the device analyses the kept
@@ -86,7 +87,7 @@ type analyser struct {
 // run analyses games until ctx ends: after a.after, then whenever no
 // match runs, the newest game without an analysis first.
 func (a *analyser) run(ctx context.Context) {
-	if !sleep(ctx, a.after) {
+	if wait.Sleep(ctx, a.after) != nil {
 		return
 	}
 	var eng analysis.Searcher // made for a run of analyses, dropped after
@@ -184,15 +185,3 @@ func (a *analyser) fail(id string, err error) {
 }
 
 func round2(v float64) float64 { return float64(int(v*100+0.5)) / 100 }
-
-// sleep waits d or until ctx ends, reporting whether d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}

@@ -7,10 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"flipbot.dev/flipbot/appliance/settings"
@@ -20,6 +18,7 @@ import (
 	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/internal/version"
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 // Exit codes as gokrazy reads them: 0 and 125 keep the service stopped, any
@@ -385,28 +384,9 @@ func (a *app) feedIndicators(ctx context.Context, ind Indicators) {
 // drain. stop releases the signals.
 func NotifyStop(parent context.Context, exit func(code int)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(parent)
-	c := make(chan os.Signal, 2)
-	signal.Notify(c, syscall.SIGTERM, os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-c:
-			cancel()
-		case <-done:
-			return
-		}
-		select {
-		case <-c:
-			exit(ExitRetry)
-		case <-done:
-		}
-	}()
-	var once sync.Once
+	release := wait.OnStopSignals(func(os.Signal) { cancel() }, func(os.Signal) { exit(ExitRetry) })
 	return ctx, func() {
-		once.Do(func() {
-			signal.Stop(c)
-			close(done)
-			cancel()
-		})
+		release()
+		cancel()
 	}
 }

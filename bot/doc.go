@@ -66,6 +66,9 @@
 //   - plan.go, clock.go: the clock plan ([Plan], [OverheadMeter],
 //     [MovesLeft], [Remaining]); fallback.go: the quick fallback move.
 //   - status.go: [Status], the observable state.
+//   - tally.go: the moves sent by source and the fallbacks' causes
+//     ([MoveCounts], CauseTimeout…); health.go: the engine taken as
+//     broken after failed moves in a row, and the probe that clears it.
 //
 // It may import flipsight (the API), engines and engines/othello (any
 // engine, the rules for its own checks) and bot/record (the games it

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 // streamMsg is what the stream reader tells the loop.
@@ -106,16 +107,9 @@ func (t Timing) retryWait(d time.Duration) time.Duration {
 	return min(max(jitter(d), t.BackoffMin), t.BackoffMax)
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
+// sleep waits for d or until ctx ends, and reports whether d passed
+// (internal/wait.Sleep; the bool suits the loops in sync.go and leg.go).
+func sleep(ctx context.Context, d time.Duration) bool { return wait.Sleep(ctx, d) == nil }
 
 // onStream handles a message of the stream reader (loop).
 func (b *Bot) onStream(m streamMsg) {

@@ -10,22 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// within runs f and fails the test when it has not returned after a
-// second: a read that blocks would hang the test for ever.
-func within(t *testing.T, what string, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(time.Second):
-		t.Fatalf("%s blocked", what)
-		return nil
-	}
-}
+	"flipbot.dev/flipbot/internal/testutil"
+)
 
 // mkfifo makes a named pipe at path; nothing ever writes to it.
 func mkfifo(t *testing.T, path string) {
@@ -40,7 +27,8 @@ func TestFilesThatArePipesDoNotBlock(t *testing.T) {
 	dir := t.TempDir()
 	tokens := NewTokenFile(dir)
 	mkfifo(t, tokens.Path())
-	err := within(t, "the token's Load", func() error { _, err := tokens.Load(); return err })
+	var err error
+	testutil.Within(t, time.Second, "the token's Load", func() { _, err = tokens.Load() })
 	require.ErrorIs(t, err, ErrNotRegular)
 	assert.Contains(t, err.Error(), tokens.Path(), "the error says which file")
 	assert.NotErrorIs(t, err, ErrNoToken)
@@ -49,7 +37,7 @@ func TestFilesThatArePipesDoNotBlock(t *testing.T) {
 		Decode: func(b []byte) (string, error) { return string(b), nil }, Default: func() string { return "default" }})
 	mkfifo(t, settings.Path())
 	var v string
-	err = within(t, "the settings' Load", func() (err error) { v, err = settings.Load(); return err })
+	testutil.Within(t, time.Second, "the settings' Load", func() { v, err = settings.Load() })
 	require.ErrorIs(t, err, ErrNotRegular)
 	assert.Equal(t, "default", v, "the defaults apply")
 

@@ -7,10 +7,6 @@ import (
 	"os"
 )
 
-// errNotRegular is returned (wrapped) for a store file that is a
-// directory, a FIFO, a device or a symbolic link.
-var errNotRegular = errors.New("not a regular file")
-
 // ErrReadOnly is returned (wrapped) by the writes of a Store opened with
 // Options.ReadOnly.
 var ErrReadOnly = errors.New("games store opened read-only")
@@ -24,33 +20,6 @@ func (s *Store) openRoot() (*os.Root, error) {
 		return nil, fmt.Errorf("games directory: %w", err)
 	}
 	return root, nil
-}
-
-// openRegular opens name in root with flag, never blocking (a FIFO in a
-// file's place is opened without waiting for a writer, where the system
-// has O_NONBLOCK), and returns the file and its Stat when it is a regular
-// file; anything else is closed and refused with errNotRegular. A name
-// that is a symbolic link is refused before it is opened.
-func openRegular(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
-	if fi, err := root.Lstat(name); err == nil && !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: %w (%v)", name, errNotRegular, fi.Mode().Type())
-	} else if err != nil && (flag&os.O_CREATE == 0 || !errors.Is(err, fs.ErrNotExist)) {
-		return nil, nil, err
-	}
-	f, err := root.OpenFile(name, flag|openNonblock, perm)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: %w (%v)", name, errNotRegular, fi.Mode().Type())
-	}
-	return f, fi, nil
 }
 
 // subdirOK reports whether name in root is a directory of the store's own:

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/internal/atomicfile"
 )
 
 // logTo returns a logger writing text lines to buf.
@@ -176,8 +178,8 @@ func TestGamesFileNotRegularSkipped(t *testing.T) {
 	got, err := s.Get(gs[0].ID)
 	require.NoError(t, err)
 	assert.Equal(t, gs[0].ID, got.ID)
-	_, _, err = openRegular(mustRoot(t, dir), segName(4), os.O_RDONLY, 0)
-	assert.True(t, errors.Is(err, errNotRegular), "%v", err)
+	_, _, err = atomicfile.OpenRegular(mustRoot(t, dir), segName(4), os.O_RDONLY, 0)
+	assert.True(t, errors.Is(err, atomicfile.ErrNotRegular), "%v", err)
 }
 
 func mustRoot(t *testing.T, dir string) *os.Root {

@@ -7,9 +7,6 @@ import (
 	"syscall"
 )
 
-// openNonblock opens a FIFO without waiting for its other end.
-const openNonblock = syscall.O_NONBLOCK
-
 // allocatedBytes returns the bytes of the disk blocks of fi's file.
 func allocatedBytes(fi fs.FileInfo) (int64, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)

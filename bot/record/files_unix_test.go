@@ -12,23 +12,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// returns runs f and fails the test when it has not returned in 10 s (a
-// FIFO opened for reading or writing waits for its other end for ever).
-func returns(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s: still waiting after 10 s (a FIFO opened blocking)", what)
-	}
-}
+	"flipbot.dev/flipbot/internal/atomicfile"
+	"flipbot.dev/flipbot/internal/testutil"
+)
 
 // fifoInPlace replaces path by a FIFO.
 func fifoInPlace(t *testing.T, path string) {
@@ -49,23 +36,23 @@ func TestFIFOInPlaceOfAFileDoesNotHang(t *testing.T) {
 	require.NoError(t, s.SaveAnalysis(fakeAnalysis(gs[0], 1)))
 
 	fifoInPlace(t, s.analysisPathForTest(gs[0].ID))
-	returns(t, "Analysis", func() {
+	testutil.Within(t, 10*time.Second, "Analysis", func() {
 		_, err := s.Analysis(gs[0].ID)
-		assert.ErrorIs(t, err, errNotRegular)
+		assert.ErrorIs(t, err, atomicfile.ErrNotRegular)
 	})
 	fifoInPlace(t, filepath.Join(dir, segName(1)))
-	returns(t, "Get", func() {
+	testutil.Within(t, 10*time.Second, "Get", func() {
 		_, err := s.Get(gs[0].ID)
-		assert.ErrorIs(t, err, errNotRegular)
+		assert.ErrorIs(t, err, atomicfile.ErrNotRegular)
 	})
-	returns(t, "Add", func() {
+	testutil.Within(t, 10*time.Second, "Add", func() {
 		assert.Error(t, s.Add(gs[1]))
 	})
 	assert.Equal(t, 1, s.Status().Unsaved, "kept in memory until the disk takes it")
-	returns(t, "Open", func() {
+	testutil.Within(t, 10*time.Second, "Open", func() {
 		s = Open(Options{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
 	})
-	returns(t, "Add after a reopen", func() {
+	testutil.Within(t, 10*time.Second, "Add after a reopen", func() {
 		require.NoError(t, s.Add(gs[2]))
 	})
 	assert.FileExists(t, filepath.Join(dir, segName(2)))

@@ -127,8 +127,9 @@
 //     its running tallies, which [Store.List] and [Store.Overview] read:
 //     a list costs its page, not the games kept.
 //   - files.go, files_unix.go, files_other.go: how the Store opens its
-//     files (through an os.Root of its directory, regular files only, a
-//     FIFO never waited for, symbolic links refused) and counts their disk
+//     files (through an os.Root of its directory, with
+//     internal/atomicfile.OpenRegular: regular files only, a FIFO never
+//     waited for, symbolic links refused) and counts their disk
 //     space (blocks on unix, the size rounded up to 4 KiB elsewhere).
 //   - query.go: [Filter], which games a list shows, and [Tallies].
 //   - export.go: [Writer] and [Store.Export] (JSON lines, GGF).

@@ -249,8 +249,8 @@ func segNum(name string) (int, bool) {
 // is refused unread (errRefusedFile, no segment).
 func (s *Store) readSegment(root *os.Root, n int) (*segment, error) {
 	path := filepath.Join(s.dir, segName(n))
-	f, fi, err := openRegular(root, segName(n), os.O_RDONLY, 0)
-	if errors.Is(err, errNotRegular) {
+	f, fi, err := atomicfile.OpenRegular(root, segName(n), os.O_RDONLY, 0)
+	if errors.Is(err, atomicfile.ErrNotRegular) {
 		return nil, fmt.Errorf("games file %s: %w: %w", path, errRefusedFile, err)
 	}
 	if err != nil {
@@ -429,11 +429,11 @@ func (s *Store) write(e *entry) error {
 	if created {
 		flag |= os.O_CREATE
 	}
-	f, _, err := openRegular(root, segName(seg.num), flag, 0o644)
+	f, _, err := atomicfile.OpenRegular(root, segName(seg.num), flag, 0o644)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", path, err)
 	}
-	if errors.Is(err, errNotRegular) {
+	if errors.Is(err, atomicfile.ErrNotRegular) {
 		// Not a file of ours to append to: the next game goes to a new one.
 		seg.sealed = true
 		s.maxNum = max(s.maxNum, seg.num)
@@ -662,7 +662,7 @@ func (s *Store) line(id string) ([]byte, error) {
 		return nil, fmt.Errorf("game %q: %w", id, err)
 	}
 	defer root.Close()
-	f, _, err := openRegular(root, name, os.O_RDONLY, 0)
+	f, _, err := atomicfile.OpenRegular(root, name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("game %q: games file %s: %w", id, filepath.Join(s.dir, name), err)
 	}

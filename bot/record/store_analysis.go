@@ -121,7 +121,7 @@ func (s *Store) readAnalysis(root *os.Root, id string, sum Summary) (Analysis, i
 		}
 		return Analysis{}, 0, fmt.Errorf("analysis of %s: %w", id, err)
 	}
-	f, fi, err := openRegular(root, analysisName(id), os.O_RDONLY, 0)
+	f, fi, err := atomicfile.OpenRegular(root, analysisName(id), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Analysis{}, 0, fmt.Errorf("game %q: %w", id, ErrNoAnalysis)
 	}
@@ -208,7 +208,7 @@ func (s *Store) SaveAnalysis(a Analysis) error {
 // returns the disk space of the file.
 func writeAnalysisFile(root *os.Root, name string, data []byte) (int64, error) {
 	tmp := filepath.Join(filepath.Dir(name), atomicfile.TempPrefix+filepath.Base(name)+"-"+strconv.FormatUint(rand.Uint64(), 36))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openNonblock, 0o644)
+	f, _, err := atomicfile.OpenRegular(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return 0, fmt.Errorf("create temp file: %w", err)
 	}

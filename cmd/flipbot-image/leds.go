@@ -9,6 +9,7 @@ import (
 
 	"flipbot.dev/flipbot/gokrazy/vm"
 	"flipbot.dev/flipbot/gpio/led"
+	"flipbot.dev/flipbot/gpio/led/ledtest"
 )
 
 // piLEDs are flipbot's default LED pins (gpio/README.md, "Wiring"): the
@@ -23,11 +24,11 @@ var piLEDs = []struct {
 func recogniseLEDs(samples []vm.GPIOSample) []led.Pattern {
 	out := make([]led.Pattern, len(piLEDs))
 	for i, l := range piLEDs {
-		ls := make([]led.Sample, len(samples))
+		ls := make([]ledtest.Sample, len(samples))
 		for j, s := range samples {
-			ls[j] = led.Sample{At: s.At, Lit: s.Pin(l.gpio)}
+			ls[j] = ledtest.Sample{At: s.At, Lit: s.Pin(l.gpio)}
 		}
-		out[i], _ = led.Recognise(ls)
+		out[i], _ = ledtest.Recognise(ls)
 	}
 	return out
 }

@@ -31,8 +31,8 @@
 // waitidle.go (wait-idle).
 //
 // It may import gokrazy/instance, gokrazy/disk and gokrazy/vm,
-// appliance/store for the token file's form, and gpio/led for the LED
-// patterns; nothing else of the device's runtime.
+// appliance/store for the token file's form, and gpio/led and
+// gpio/led/ledtest for the LED patterns and their recognition; nothing else of the device's runtime.
 package main
 
 import (

@@ -9,10 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"flipbot.dev/flipbot/bot"
@@ -25,6 +23,7 @@ import (
 	"flipbot.dev/flipbot/engines/proc"
 	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 // Exit codes of the connector: the official one's (0, 2, 3), and 1 for an
@@ -175,31 +174,20 @@ func connect(args []string, getenv func(string) string, stdout, stderr io.Writer
 func signalContext(parent context.Context, log *slog.Logger) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	quit := make(chan struct{})
-	ch := make(chan os.Signal, 3)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		for n := 1; ; n++ {
-			var s os.Signal
-			select {
-			case s = <-ch:
-			case <-done:
-				return
-			}
-			switch n {
-			case 1:
-				log.Debug("signal: stopping", "signal", s.String())
-				cancel()
-			case 2:
-				log.Warn("second signal: finishing the moves in flight and exiting; a third exits now", "signal", s.String())
-				close(quit)
-			default:
-				log.Warn("third signal: exiting now")
-				os.Exit(exitFailure)
-			}
-		}
-	}()
-	return ctx, quit, func() { signal.Stop(ch); close(done); cancel() }
+	release := wait.OnStopSignals(
+		func(s os.Signal) {
+			log.Debug("signal: stopping", "signal", s.String())
+			cancel()
+		},
+		func(s os.Signal) {
+			log.Warn("second signal: finishing the moves in flight and exiting; a third exits now", "signal", s.String())
+			close(quit)
+		},
+		func(os.Signal) {
+			log.Warn("third signal: exiting now")
+			os.Exit(exitFailure)
+		})
+	return ctx, quit, func() { release(); cancel() }
 }
 
 func newLogger(cfg config.Bot, w io.Writer) *slog.Logger {

@@ -19,6 +19,7 @@ import (
 	"flipbot.dev/flipbot/engines/external"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 // runChallenge sends agent_challenge: `flipbot challenge NAME|ID [--mode
@@ -45,19 +46,7 @@ import (
 func runChallenge(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return challenge(ctx, args, os.Getenv, os.Stdout, os.Stderr, sleepContext)
-}
-
-// sleepContext waits for d or until ctx ends.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
+	return challenge(ctx, args, os.Getenv, os.Stdout, os.Stderr, wait.Sleep)
 }
 
 // challenge is runChallenge with its outside world injectable (tests).

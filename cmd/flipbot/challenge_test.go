@@ -23,6 +23,7 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
 	"flipbot.dev/flipbot/internal/testutil"
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 const otherToken = "fsbm_CMDTESTOTHER"
@@ -267,7 +268,7 @@ func TestChallengeStopsWaitingWhenCancelled(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- challenge(ctx, []string{"house", "--mode", "grand", "--api", api, "--retry-wait", "3600"},
-			env(testToken), io.Discard, &errs, sleepContext)
+			env(testToken), io.Discard, &errs, wait.Sleep)
 	}()
 	require.Eventually(t, func() bool { return calls.count(flipsight.ActionChallenge) == 1 }, 10*time.Second, 10*time.Millisecond)
 	cancel()

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"flipbot.dev/flipbot/config"
@@ -71,53 +69,4 @@ func writeHelp(w io.Writer, flags string) {
 		flags = rest
 	}
 	fmt.Fprint(w, helpText+"Flags of flipbot (play):\n"+flags)
-}
-
-// buildInfo returns the binary's build information, nil when it has none.
-func buildInfo() *debug.BuildInfo {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return nil
-	}
-	return bi
-}
-
-// writeVersion writes line (internal/version's: the version make dist
-// stamps in, else the module version and VCS revision), then the main
-// module's path and version, the VCS revision, its time and whether the
-// tree was modified (as go build stamps them), the Go version and the
-// platform.
-func writeVersion(w io.Writer, line string, bi *debug.BuildInfo) {
-	version, path, goVersion := "(unknown)", "flipbot.dev/flipbot", runtime.Version()
-	settings := map[string]string{}
-	if bi != nil {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		if bi.Main.Path != "" {
-			path = bi.Main.Path
-		}
-		if bi.GoVersion != "" {
-			goVersion = bi.GoVersion
-		}
-		for _, s := range bi.Settings {
-			settings[s.Key] = s.Value
-		}
-	}
-	rev := "unknown (built without VCS information)"
-	if r := settings["vcs.revision"]; r != "" {
-		rev = r
-		var notes []string
-		if t := settings["vcs.time"]; t != "" {
-			notes = append(notes, t)
-		}
-		if settings["vcs.modified"] == "true" {
-			notes = append(notes, "modified")
-		}
-		if len(notes) > 0 {
-			rev += " (" + strings.Join(notes, ", ") + ")"
-		}
-	}
-	fmt.Fprintf(w, "%s\nmodule   %s %s\nrevision %s\ngo       %s %s/%s\n",
-		line, path, version, rev, goVersion, runtime.GOOS, runtime.GOARCH)
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/internal/wait"
 )
 
 // TestHelp: help, -h and --help list the commands, FS_BOT_TOKEN,
@@ -68,33 +69,6 @@ func TestVersion(t *testing.T) {
 	assert.Equal(t, exitUsage, dispatch([]string{"version", "x"}, env(""), &out, &errb))
 }
 
-func TestWriteVersion(t *testing.T) {
-	tests := []struct {
-		name string
-		bi   *debug.BuildInfo
-		want []string
-	}{
-		{"stamped", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "flipbot.dev/flipbot", Version: "v1.4.0"},
-			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "8a82047c0ffee"}, {Key: "vcs.time", Value: "2026-12-06T23:50:00Z"}, {Key: "vcs.modified", Value: "true"}}},
-			[]string{"flipbot v1 (go)\n", "module   flipbot.dev/flipbot v1.4.0", "revision 8a82047c0ffee (2026-12-06T23:50:00Z, modified)", "go       go1.26.0 "}},
-		{"clean tree", &debug.BuildInfo{Main: debug.Module{Path: "flipbot.dev/flipbot", Version: "(devel)"},
-			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}}},
-			[]string{"module   flipbot.dev/flipbot (devel)\n", "revision abc\n"}},
-		{"no VCS", &debug.BuildInfo{Main: debug.Module{Path: "flipbot.dev/flipbot", Version: "(devel)"}},
-			[]string{"revision unknown (built without VCS information)"}},
-		{"no build info", nil, []string{"module   flipbot.dev/flipbot (unknown)"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			writeVersion(&b, "flipbot v1 (go)", tt.bi)
-			for _, w := range tt.want {
-				assert.Contains(t, b.String(), w)
-			}
-		})
-	}
-}
-
 // TestSubcommandHelp: each subcommand's -h shows its arguments and exits 0
 // (challenge -h did not show NAME|ID; display-preview -h exited 2).
 func TestSubcommandHelp(t *testing.T) {
@@ -104,7 +78,7 @@ func TestSubcommandHelp(t *testing.T) {
 		want []string
 	}{
 		{"challenge", func(o, e *bytes.Buffer) int {
-			return challenge(context.Background(), []string{"-h"}, env(""), o, e, sleepContext)
+			return challenge(context.Background(), []string{"-h"}, env(""), o, e, wait.Sleep)
 		}, []string{"usage: flipbot challenge NAME|ID", "FS_BOT_TOKEN", "-mode MODE", "-retries"}},
 		{"display-preview", func(o, e *bytes.Buffer) int { return displayPreview([]string{"-h"}, e) },
 			[]string{"usage: flipbot display-preview", "--out FILE.png", "-state"}},

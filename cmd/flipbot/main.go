@@ -18,7 +18,8 @@
 // Files: main.go (the dispatch), help.go (help and version), bot.go (play:
 // the engine from the flags, the bot, its game records), cpu.go (the CPU
 // name reported: cpu_darwin.go, cpu_windows.go and cpu_other.go ask the
-// OS), challenge.go, games.go, analyse.go, preview.go (display-preview),
+// OS), challenge.go, games.go, analyse.go (with the CPU time it used:
+// cputime_unix.go, cputime_other.go), preview.go (display-preview),
 // appliance.go, mode_default.go and mode_gokrazy.go (the mode plain
 // `flipbot` starts in, by build tag).
 //
@@ -66,7 +67,7 @@ func dispatch(args []string, getenv func(string) string, stdout, stderr io.Write
 				fmt.Fprintf(stderr, "flipbot %s: unexpected argument %q\n", args[0], args[1])
 				return exitUsage
 			}
-			writeVersion(stdout, version.Line("flipbot"), buildInfo())
+			fmt.Fprint(stdout, version.Details("flipbot"))
 			return exitOK
 		}
 	}

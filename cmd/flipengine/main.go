@@ -22,7 +22,8 @@
 // moveloss.go; version (internal/version) is in the table here.
 //
 // It may import engines/othello, engines, engines/search, engines/eval and
-// engines/eval/train (the built-in engine and its evaluation), engines/ggf
+// engines/eval/train (the built-in engine and its evaluation),
+// engines/search/calib (probcut's fits and tables), engines/ggf
 // (NBoard's games) and bot (only the clock plan, bot.Plan, that its engine
 // command shares with the connector).
 package main

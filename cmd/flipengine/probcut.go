@@ -13,10 +13,11 @@ import (
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
+	"flipbot.dev/flipbot/engines/search/calib"
 )
 
 // runProbCut fits the Multi-ProbCut parameters of one of the built-in
-// engine's evaluations (-eval, search.CalibrateProbCut) and writes them as
+// engine's evaluations (-eval, calib.ProbCut) and writes them as
 // the Go table the engine uses with it (-out, normally
 // engines/search/probcut_pattern.go or probcut_baseline.go). Progress and
 // the fits go to stderr.
@@ -39,11 +40,11 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *end {
-		return runEndCut(args, stdout, stderr, *evalName, *modes, *out, search.EndCutConfig{
+		return runEndCut(args, stdout, stderr, *evalName, *modes, *out, calib.EndCutConfig{
 			MinEmpties: *endMin, MaxEmpties: *endMax, Positions: *positions, MaxShallow: *shallow, Seed: *seed,
 			Progress: func(s string) { fmt.Fprintln(stderr, s) }})
 	}
-	cfg := search.CalibrateConfig{Positions: *positions, MaxDepth8: *depth8, MaxDepth10: *depth10, Seed: *seed,
+	cfg := calib.ProbCutConfig{Positions: *positions, MaxDepth8: *depth8, MaxDepth10: *depth10, Seed: *seed,
 		Progress: func(s string) { fmt.Fprintln(stderr, s) }}
 	if *modes != "" {
 		for _, name := range strings.Split(*modes, ",") {
@@ -61,7 +62,7 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	pc, err := search.CalibrateProbCut(context.Background(), search.Options{HashMB: *hashMB, Eval8: ev.Eval8, Eval10: ev.Eval10}, cfg)
+	pc, err := calib.ProbCut(context.Background(), search.Options{HashMB: *hashMB, Eval8: ev.Eval8, Eval10: ev.Eval10}, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
 		return 1
@@ -72,7 +73,7 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *evalName == eval.NameBaseline {
 		fn = "baselineProbCut"
 	}
-	if err := pc.WriteGo(&buf, fn, note); err != nil {
+	if err := calib.WriteProbCutGo(&buf, pc, fn, note); err != nil {
 		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
 		return 1
 	}
@@ -87,10 +88,10 @@ func runProbCut(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// runEndCut fits the selective endgame (search.CalibrateEndCut) for the
+// runEndCut fits the selective endgame (calib.EndCut) for the
 // pattern evaluation and writes the fits as the Go table the engine uses
 // (patternEndCut).
-func runEndCut(args []string, stdout, stderr io.Writer, evalName, modes, out string, cfg search.EndCutConfig) int {
+func runEndCut(args []string, stdout, stderr io.Writer, evalName, modes, out string, cfg calib.EndCutConfig) int {
 	if evalName != eval.NamePattern {
 		fmt.Fprintln(stderr, "flipengine probcut: -end fits the pattern evaluation only")
 		return 2
@@ -111,14 +112,14 @@ func runEndCut(args []string, stdout, stderr io.Writer, evalName, modes, out str
 		return 2
 	}
 	start := time.Now()
-	fits, err := search.CalibrateEndCut(context.Background(), search.Options{Eval8: ev.Eval8, Eval10: ev.Eval10}, cfg)
+	fits, err := calib.EndCut(context.Background(), search.Options{Eval8: ev.Eval8, Eval10: ev.Eval10}, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
 		return 1
 	}
 	note := fmt.Sprintf("flipengine probcut %s (%v)", strings.Join(args, " "), time.Since(start).Round(time.Second))
 	var buf bytes.Buffer
-	if err := search.WriteEndGo(&buf, fits, "patternEndCut", note); err != nil {
+	if err := calib.WriteEndCutGo(&buf, fits, "patternEndCut", note); err != nil {
 		fmt.Fprintf(stderr, "flipengine probcut: %v\n", err)
 		return 1
 	}

@@ -10,23 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
 )
-
-func TestFormatParseRoundTrip(t *testing.T) {
-	for i, pos := range enginetest.Positions(t, 20) {
-		s, err := Format(Game{Start: pos})
-		require.NoError(t, err)
-		g, err := Parse(s)
-		require.NoError(t, err, s)
-		got, err := g.Position()
-		require.NoError(t, err)
-		assert.Equal(t, pos.Black, got.Black, "position %d", i)
-		assert.Equal(t, pos.White, got.White, "position %d", i)
-		assert.Equal(t, pos.Turn, got.Turn, "position %d", i)
-	}
-}
 
 func sq(t *testing.T, s string) int {
 	t.Helper()

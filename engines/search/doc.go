@@ -14,15 +14,21 @@
 //   - engine.go: the Engine, its options, Move and Search, dispatch by size.
 //   - driver.go: the phases of one search (midgame deepening, then an exact
 //     solve when the clock allows), once for both sizes through the
-//     rootSearch interface.
+//     rootSearch interface; the midgame deepening with aspiration windows
+//     (deepen), once for both sizes over each size's root search.
 //   - clock.go: think time and whether a solve fits.
 //   - thread.go, job.go: a search's threads, their stop flags and results.
 //   - moves.go, pv.go: move lists and root lists (generic over the flips'
 //     type), the principal variation.
 //   - table.go: the transposition table.
-//   - probcut.go, calibrate.go, probcut_pattern.go, probcut_baseline.go:
-//     Multi-ProbCut, its calibration and the generated fits for the trained
-//     and the hand-made evaluation.
+//   - probcut.go, probcut_pattern.go, probcut_baseline.go: Multi-ProbCut
+//     and the generated fits for the trained and the hand-made evaluation.
+//   - endcut.go, probcut_end.go: the selective endgame (Multi-ProbCut
+//     inside the exact solver, Edax's rising selectivity levels) and the
+//     generated fits.
+//   - measure.go: what the calibration measures (noisy games, fixed-depth
+//     and exact values); the fitting and the Go tables it writes are
+//     engines/search/calib's, run by `flipengine probcut`.
 //   - pool.go, flight.go: the core budget (moves before ponders), single
 //     flight of identical requests.
 //   - ponder.go: pondering on the opponent's time ([Engine.Ponder],

@@ -1,6 +1,10 @@
 package search
 
-import "math"
+import (
+	"math"
+
+	"flipbot.dev/flipbot/engines/eval"
+)
 
 // The phases of one search, the same on both board sizes: a midgame
 // iterative deepening, then, when the clock allows, an exact solve (or, when
@@ -75,4 +79,51 @@ func drive(j *job, threads []*thread, r rootSearch, plan searchPlan) {
 		return
 	}
 	r.solve(j, threads, mid.move, mid.score)
+}
+
+// deepen is the midgame iterative deepening with aspiration windows, for
+// both sizes (iterate8, iterate10): depths from 1 (2 on the odd helper
+// threads, which only fill the table) to maxDepth, each searched by
+// root(d, lo, hi) in a window of ±3 discs around the last score (the full
+// window to depth 2), widened twofold on the side that fails until the
+// value falls inside. The main thread publishes each finished depth
+// (publish(d, score)) and stops after the end of the game (n empties) or
+// past two fifths of the soft time; every thread stops when aborted. Like
+// drive, it runs a few times per search: root's and publish's calls cost
+// nothing measurable beside the searches under them.
+func (t *thread) deepen(score, n, maxDepth int, root func(d, lo, hi int) int, publish func(d, score int)) {
+	j := t.job
+	start := 1 + t.id%2
+	for d := start; d <= maxDepth; d++ {
+		if t.id == 0 && d > start && j.elapsed() > j.soft/5*2 {
+			return
+		}
+		w := 3 * eval.Disc
+		lo, hi := score-w, score+w
+		if d <= 2 {
+			lo, hi = -inf, inf
+		}
+		for {
+			v := root(d, lo, hi)
+			if t.aborted {
+				return
+			}
+			score = v
+			if v <= lo && lo > -inf {
+				lo, w = max(-inf, v-2*w), 2*w
+				continue
+			}
+			if v >= hi && hi < inf {
+				hi, w = min(inf, v+2*w), 2*w
+				continue
+			}
+			break
+		}
+		if t.id == 0 {
+			publish(d, score)
+			if d >= n {
+				return
+			}
+		}
+	}
 }

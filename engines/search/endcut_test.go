@@ -1,11 +1,8 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,7 +124,7 @@ func TestSelectivePassesLeaveTheSolveExact(t *testing.T) {
 	require.NotNil(t, New(opts(1, nil)).mpc[othello.Std].end)
 	rng := uint64(0x5eed)
 	for i := 0; i < count; {
-		pos, ok := plain.noisyGame(othello.Std, endRampMin, &rng)
+		pos, ok := plain.NoisyGame(othello.Std, endRampMin, &rng)
 		if !ok || pos.Empties().Count() != endRampMin {
 			continue
 		}
@@ -144,24 +141,4 @@ func TestSelectivePassesLeaveTheSolveExact(t *testing.T) {
 			assert.Equal(t, want.Score, got.Score, "%s position %d", name, i)
 		}
 	}
-}
-
-func TestCalibrateEndCutWritesATable(t *testing.T) {
-	fits, err := CalibrateEndCut(context.Background(), Options{HashMB: 1},
-		EndCutConfig{Modes: []othello.Mode{othello.Std}, MinEmpties: 12, MaxEmpties: 13, Positions: 4, MaxShallow: 3})
-	require.NoError(t, err)
-	require.Len(t, fits, 6)
-	for _, f := range fits {
-		assert.Equal(t, othello.Std, f.Mode)
-		assert.Equal(t, 4, f.N)
-		assert.Positive(t, f.Sigma)
-	}
-	var buf bytes.Buffer
-	require.NoError(t, WriteEndGo(&buf, fits, "patternEndCut", "test"))
-	_, err = parser.ParseFile(token.NewFileSet(), "probcut_end.go", buf.Bytes(), 0)
-	require.NoError(t, err, "%s", buf.String())
-	assert.Contains(t, buf.String(), "func patternEndCut() []EndCutFit {")
-	require.Error(t, WriteEndGo(&buf, fits, "not a name", "test"))
-	_, err = CalibrateEndCut(context.Background(), Options{}, EndCutConfig{Modes: []othello.Mode{othello.Reversi}})
-	require.Error(t, err)
 }

@@ -1,10 +1,7 @@
 package search
 
 import (
-	"bytes"
 	"context"
-	"go/parser"
-	"go/token"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,20 +30,6 @@ func TestProbCutShallowKeepsParity(t *testing.T) {
 		assert.GreaterOrEqual(t, s, 1)
 		assert.Equal(t, d%2, s%2, "depth %d: shallow %d", d, s)
 	}
-}
-
-func TestFitLineRecoversALine(t *testing.T) {
-	var values [][]int
-	for x := -500; x <= 500; x += 50 {
-		values = append(values, []int{0, x, 3*x/2 + 40})
-	}
-	f, ok := fitLine(values, 1, 2)
-	require.True(t, ok)
-	assert.InDelta(t, 1.5, f.A, 1e-9)
-	assert.InDelta(t, 40, f.B, 1e-9)
-	assert.InDelta(t, 0, f.Sigma, 1e-9)
-	_, ok = fitLine([][]int{{0, 5, 1}, {0, 5, 2}, {0, 5, 3}}, 1, 2)
-	assert.False(t, ok, "a constant shallow value has no fit")
 }
 
 func TestProbCutModelExtendsTheDeepestFit(t *testing.T) {
@@ -117,28 +100,6 @@ func TestProbCutNeverTouchesAFullDepthSearch(t *testing.T) {
 			assert.Equal(t, exact.Score, mid.Score, "%s %d empties\n%s", m, n, pos)
 		}
 	}
-}
-
-func TestCalibrateProbCutWritesATable(t *testing.T) {
-	pc, err := CalibrateProbCut(context.Background(), Options{HashMB: 1}, CalibrateConfig{Modes: []othello.Mode{othello.Std, othello.Octagon}, Positions: 4, MaxDepth8: 4, MaxDepth10: 3})
-	require.NoError(t, err)
-	modes := map[othello.Mode]bool{}
-	for _, f := range pc.Fits {
-		modes[f.Mode] = true
-		assert.Equal(t, 4, f.N)
-		assert.Equal(t, probCutShallow(f.Depth), f.Shallow)
-	}
-	assert.Equal(t, map[othello.Mode]bool{othello.Std: true, othello.Octagon: true}, modes)
-	var buf bytes.Buffer
-	require.NoError(t, pc.WriteGo(&buf, "patternProbCut", "test"))
-	_, err = parser.ParseFile(token.NewFileSet(), "probcut_pattern.go", buf.Bytes(), 0)
-	require.NoError(t, err, "%s", buf.String())
-	assert.Contains(t, buf.String(), "func patternProbCut() *ProbCut {")
-	require.Error(t, pc.WriteGo(&buf, "not a name", "test"))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err = CalibrateProbCut(ctx, Options{}, CalibrateConfig{Positions: 1})
-	require.ErrorIs(t, err, context.Canceled)
 }
 
 func TestDefaultProbCutIsUsable(t *testing.T) {

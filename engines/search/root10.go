@@ -78,40 +78,11 @@ func (t *thread) iterate10(p, o othello.Bits, maxDepth int) {
 	if maxDepth <= 0 || maxDepth > n {
 		maxDepth = n
 	}
-	score := list[0].score
-	start := 1 + t.id%2
-	for d := start; d <= maxDepth; d++ {
-		if t.id == 0 && d > start && j.elapsed() > j.soft/5*2 {
-			return
-		}
-		w := 3 * eval.Disc
-		lo, hi := score-w, score+w
-		if d <= 2 {
-			lo, hi = -inf, inf
-		}
-		for {
-			v := t.root10(list, p, o, d, lo, hi, false)
-			if t.aborted {
-				return
-			}
-			score = v
-			if v <= lo && lo > -inf {
-				lo, w = max(-inf, v-2*w), 2*w
-				continue
-			}
-			if v >= hi && hi < inf {
-				hi, w = min(inf, v+2*w), 2*w
-				continue
-			}
-			break
-		}
-		if t.id == 0 {
+	t.deepen(list[0].score, n, maxDepth,
+		func(d, lo, hi int) int { return t.root10(list, p, o, d, lo, hi, false) },
+		func(d, score int) {
 			j.publish(outcome{move: list[0].sq, score: score, depth: d, exact: d >= n, pv: t.pv10(p, o, list[0].sq, d)})
-			if d >= n {
-				return
-			}
-		}
-	}
+		})
 }
 
 // solveRoot10 solves a 10×10 root exactly and publishes the result unless

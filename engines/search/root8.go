@@ -35,42 +35,11 @@ func (t *thread) iterate8(p, o uint64, pl, ol, maxDepth int) {
 		maxDepth = n
 	}
 	rotate(list, t.id)
-	score := list[0].score
-	start := 1 + t.id%2
-	for d := start; d <= maxDepth; d++ {
-		if t.id == 0 && d > start && j.elapsed() > j.soft/5*2 {
-			return
-		}
-		w := 3 * eval.Disc
-		lo, hi := score-w, score+w
-		if d <= 2 {
-			lo, hi = -inf, inf
-		}
-		for {
-			v := t.root8(list, p, o, pl, ol, d, lo, hi)
-			if t.aborted {
-				return
-			}
-			score = v
-			if v <= lo && lo > -inf {
-				lo, w = max(-inf, v-2*w), 2*w
-				continue
-			}
-			if v >= hi && hi < inf {
-				hi, w = min(inf, v+2*w), 2*w
-				continue
-			}
-			break
-		}
-		if t.id == 0 {
-			exact := d >= n
-			sc := score
-			j.publish(outcome{move: list[0].sq, score: sc, depth: d, exact: exact, pv: t.pv8(p, o, pl, ol, list[0].sq, d)})
-			if exact {
-				return
-			}
-		}
-	}
+	t.deepen(list[0].score, n, maxDepth,
+		func(d, lo, hi int) int { return t.root8(list, p, o, pl, ol, d, lo, hi) },
+		func(d, score int) {
+			j.publish(outcome{move: list[0].sq, score: score, depth: d, exact: d >= n, pv: t.pv8(p, o, pl, ol, list[0].sq, d)})
+		})
 }
 
 // root8 searches the root moves to depth d within (alpha, beta) by PVS and

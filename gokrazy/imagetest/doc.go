@@ -15,6 +15,7 @@
 // the emulated Pi 3B, its LEDs), vm_test.go (the offline VM, the card's
 // token file), helpers_test.go. The package imports nothing of the module;
 // its tests import gokrazy/disk, gokrazy/instance and gokrazy/vm, and
-// gpio/led (an exception: the LED patterns they recognise), and build and
+// gpio/led and gpio/led/ledtest (exceptions: the LED patterns they
+// recognise), and build and
 // run flipbot's commands as programs.
 package imagetest

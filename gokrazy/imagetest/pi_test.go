@@ -21,6 +21,7 @@ import (
 	"flipbot.dev/flipbot/gokrazy/instance"
 	"flipbot.dev/flipbot/gokrazy/vm"
 	"flipbot.dev/flipbot/gpio/led"
+	"flipbot.dev/flipbot/gpio/led/ledtest"
 )
 
 // piLEDs are flipbot's default LED pins (gpio/README.md, "Wiring").
@@ -171,11 +172,11 @@ func (g *guest) requireLEDs(t *testing.T, what string, want [3]led.Pattern, time
 		read++
 		ok := true
 		for i, l := range piLEDs {
-			ls := make([]led.Sample, len(samples))
+			ls := make([]ledtest.Sample, len(samples))
 			for j, s := range samples {
-				ls[j] = led.Sample{At: s.At, Lit: s.Pin(l.gpio)}
+				ls[j] = ledtest.Sample{At: s.At, Lit: s.Pin(l.gpio)}
 			}
-			got[i], scores[i] = led.Recognise(ls)
+			got[i], scores[i] = ledtest.Recognise(ls)
 			ok = ok && (want[i] < 0 || got[i] == want[i])
 		}
 		if ok {

@@ -15,7 +15,9 @@
 // The package never opens pins itself: the caller owns the outputs.
 //
 // Files: pattern.go ([Pattern]), bank.go ([Bank]), output.go ([Output],
-// [ActiveLow]), sysfs.go ([SysfsLED]), clock.go ([Clock]).
+// [ActiveLow]), sysfs.go ([SysfsLED]), clock.go ([Clock]). Its fake
+// for tests, the other way round (a pattern recognised in an LED's
+// samples), is gpio/led/ledtest.
 //
 // It imports periph.io's gpio and nothing of the module; its tests run on
 // gpio/internal/fakeclock.

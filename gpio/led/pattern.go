@@ -29,6 +29,16 @@ const (
 	numPatterns = iota
 )
 
+// Patterns returns every pattern, in the order of their values (Off
+// first).
+func Patterns() []Pattern {
+	out := make([]Pattern, numPatterns)
+	for i := range out {
+		out[i] = Pattern(i)
+	}
+	return out
+}
+
 func patternNames() [numPatterns]string {
 	return [...]string{
 		Off:         "off",

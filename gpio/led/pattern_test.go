@@ -70,3 +70,8 @@ func TestStepsAddUpToThePeriod(t *testing.T) {
 	}
 	assert.Nil(t, On.Steps())
 }
+
+func TestPatternsListsEveryNamedPattern(t *testing.T) {
+	assert.Equal(t, []Pattern{Off, On, SlowBlink, FastBlink, DoubleBlink, Heartbeat}, Patterns())
+	assert.Equal(t, "pattern(6)", Pattern(len(Patterns())).String(), "a pattern past the list has no name")
+}

@@ -57,7 +57,7 @@ func TestHouseTable(t *testing.T) {
 }
 
 // TestHouseDocs checks that every package has a package comment that
-// names what it may import.
+// names what it may import and every file it holds.
 func TestHouseDocs(t *testing.T) {
 	for _, problem := range House().CheckDocs(loadHouse(t)) {
 		t.Error(problem)
@@ -271,6 +271,16 @@ func TestCheckDocs(t *testing.T) {
 		{name: "an exception not named", pkg: Package{Path: "app", Name: "app", DocFiles: []string{"doc.go"},
 			Doc: "Package app is the app. It imports lib and lib/sub (and appear in tests).\n"},
 			want: []string{"app: the package comment (doc.go) does not name peer, which its rule lets it import"}},
+		{name: "every file named", pkg: Package{Path: "base", Name: "base", Files: []string{"a.go", "b.go", "c_unix.go", "doc.go"}, DocFiles: []string{"doc.go"},
+			Doc: "Package base is the base. It imports nothing.\n\nFiles: a.go (the a), b.go, c_unix.go.\n"}},
+		{name: "the file with the comment need not name itself", pkg: Package{Path: "base", Name: "base", Files: []string{"base.go"}, DocFiles: []string{"base.go"},
+			Doc: "Package base is the base. It imports nothing.\n"}},
+		{name: "a file not named", pkg: Package{Path: "base", Name: "base", Files: []string{"a.go", "b.go", "doc.go", "main.go", "x.go"}, DocFiles: []string{"doc.go"},
+			Doc: "Package base is the base. It imports nothing.\n\nFiles: a.go, domain.go, x.go.orig, sub/main.go and b.go.\n"},
+			want: []string{
+				"base: the package comment (doc.go) does not name its file main.go",
+				"base: the package comment (doc.go) does not name its file x.go",
+			}},
 		{name: "a package without a rule is Check's", pkg: Package{Path: "tools", Name: "tools"}},
 	}
 	for _, tc := range tests {

@@ -8,7 +8,8 @@
 // darwin and gokrazy files count as much as the others) and fails on an
 // import the table does not allow, a package without a rule or without a
 // package comment, a comment that does not name what its package may
-// import, and a table that contradicts itself (an upward edge that is not
+// import or every non-test file of its package (its list of files), and
+// a table that contradicts itself (an upward edge that is not
 // an explicit exception, an exception no file needs any more).
 //
 // Non-test files are held to a rule's Imports; _test.go files may also

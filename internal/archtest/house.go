@@ -47,6 +47,7 @@ func House() Table {
 		adapt       = "engines/internal/adapt"
 		jsonline    = "engines/jsonline"
 		search      = "engines/search"
+		calib       = "engines/search/calib"
 		eval        = "engines/eval"
 		record      = "bot/record"
 		flipsight   = "flipsight"
@@ -73,6 +74,7 @@ func House() Table {
 		instance    = "gokrazy/instance"
 		vm          = "gokrazy/vm"
 		ledPkg      = "gpio/led"
+		ledtest     = "gpio/led/ledtest"
 		ssd1306     = "gpio/ssd1306"
 		hd44780     = "gpio/hd44780"
 		boardview   = "internal/boardview"
@@ -80,7 +82,7 @@ func House() Table {
 		realEngines = "real_test.go plays the real Edax and Egaroucid through a bot against the arena, end to end; test-only, and nothing that engines/external's code imports imports it back"
 	)
 	return Table{
-		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/logagg", "internal/text", "internal/version"},
+		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/logagg", "internal/text", "internal/version", "internal/wait"},
 		TestLeaves: []string{"internal/testutil", "internal/testutil/browser", "internal/winetest"},
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
@@ -93,11 +95,11 @@ func House() Table {
 				Tests:   []string{ggf},
 				Why:     "serves the arena and runs tournaments between engines; it plays no bot of its own (no bot import)"},
 			{Pkg: "cmd/flipengine", Layer: LayerCommand,
-				Imports: []string{bot, engines, eval, train, ggf, othello, search},
+				Imports: []string{bot, engines, eval, train, ggf, othello, search, calib},
 				Why:     "the rules and the built-in engine on their own; bot only for the clock plan (bot.Plan) that its engine command shares with the connector"},
 			{Pkg: "cmd/flipbot-image", Layer: LayerCommand,
-				Imports: []string{astore, disk, instance, vm, ledPkg},
-				Why:     "the Makefile's image helper on the host: gokrazy's tools, the appliance's token file format (appliance/store), and the LED patterns it reads back from an emulated Pi (gpio/led)"},
+				Imports: []string{astore, disk, instance, vm, ledPkg, ledtest},
+				Why:     "the Makefile's image helper on the host: gokrazy's tools, the appliance's token file format (appliance/store), and the LED patterns it reads back from an emulated Pi (gpio/led, recognised by gpio/led/ledtest)"},
 			{Pkg: "bot/internal/soak", Layer: LayerCommand,
 				Imports: []string{arena, arenatest, bot, engines, jsonline, othello, flipsight},
 				Why:     "a command (the bot's soak benchmark, not shipped), kept beside the bot: a Bot against an in-process arena behind the fault front"},
@@ -183,6 +185,9 @@ func House() Table {
 			{Pkg: search, Layer: LayerBase,
 				Imports: []string{engines, eval, othello},
 				Why:     "the built-in engine: implements engines.Engine on the rules with eval's scores"},
+			{Pkg: calib, Layer: LayerBase,
+				Imports: []string{eval, othello, search},
+				Why:     "the built-in engine's Multi-ProbCut calibration and the Go tables it writes (flipengine probcut), out of the search package that reads them"},
 			{Pkg: route, Layer: LayerBase,
 				Imports: []string{engines, othello},
 				Why:     "an engine per game mode, over any engines"},
@@ -198,8 +203,8 @@ func House() Table {
 				Imports: []string{engines, othello},
 				Why:     "what the external-engine adapters share"},
 			{Pkg: enginetest, Layer: LayerBase,
-				Imports: []string{engines, othello},
-				Why:     "test helpers of the adapters: fake engines, leak checks, positions"},
+				Imports: []string{engines, ggf, othello},
+				Why:     "test helpers of the adapters: the one fake engine (JSON-line, NBoard, Edax; ggf for NBoard's games), leak checks, positions"},
 			{Pkg: jsonline, Layer: LayerBase,
 				Imports: []string{engines, adapt, othello, proc},
 				Tests:   []string{enginetest},
@@ -235,6 +240,9 @@ func House() Table {
 			{Pkg: ledPkg, Layer: LayerBase,
 				Tests: []string{fakeclock},
 				Why:   "the LED driver, on periph.io"},
+			{Pkg: ledtest, Layer: LayerBase,
+				Imports: []string{ledPkg},
+				Why:     "test support beside the LED driver (as periph's gpiotest): its patterns recognised in an LED's samples"},
 			{Pkg: ssd1306, Layer: LayerBase,
 				Why: "the OLED driver, on periph.io"},
 			{Pkg: hd44780, Layer: LayerBase,
@@ -244,7 +252,8 @@ func House() Table {
 			{Pkg: "gokrazy/imagetest", Layer: LayerBase,
 				Tests: []string{disk, instance, vm},
 				Exceptions: []Exception{
-					{Import: ledPkg, TestOnly: true, Why: "the emulated Pi's test reads the LEDs back from the SoC and recognises gpio/led's own patterns in them (led.Recognise); gpio/led imports nothing of gokrazy"},
+					{Import: ledPkg, TestOnly: true, Why: "the emulated Pi's test reads the LEDs back from the SoC and recognises gpio/led's own patterns in them (ledtest.Recognise); gpio/led imports nothing of gokrazy"},
+					{Import: ledtest, TestOnly: true, Why: "the emulated Pi's test recognises gpio/led's patterns in the LEDs read back from the SoC (ledtest.Recognise); gpio/led/ledtest imports nothing of gokrazy"},
 				},
 				Why: "the image tests: build, read back and boot the image with the gokrazy tools"},
 			{Pkg: vm, Layer: LayerBase,

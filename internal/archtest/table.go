@@ -291,7 +291,10 @@ func top(p string) string {
 //     "Package NAME " (or "Command " for a main package);
 //   - it says what the package imports (the word "import" appears), and
 //     names every package that its rule lets its non-test files import
-//     and every exception, by its path relative to the module root.
+//     and every exception, by its path relative to the module root;
+//   - it names every non-test file of the package other than the one
+//     that carries it ("engine.go"), so that its list of files cannot
+//     drift from the folder.
 //
 // Packages that no rule matches are left to Check.
 func (t Table) CheckDocs(m *Module) []string {
@@ -328,8 +331,20 @@ func (t Table) CheckDocs(m *Module) []string {
 				out = append(out, fmt.Sprintf("%s: the package comment (%s) does not name %s, which its rule lets it import", p.Path, p.DocFiles[0], n))
 			}
 		}
+		for _, f := range p.Files {
+			if f != p.DocFiles[0] && !namesFile(p.Doc, f) {
+				out = append(out, fmt.Sprintf("%s: the package comment (%s) does not name its file %s", p.Path, p.DocFiles[0], f))
+			}
+		}
 	}
 	return out
+}
+
+// namesFile reports whether text names the file as a whole: not as part
+// of a longer file name ("main.go" in "domain.go" or "main.go.orig").
+func namesFile(text, file string) bool {
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_/.-])` + regexp.QuoteMeta(file) + `($|[^A-Za-z0-9_/.-]|\.($|[^A-Za-z0-9_]))`)
+	return re.MatchString(text)
 }
 
 // namesPath reports whether text names the package path as a whole: not

@@ -11,9 +11,12 @@
 // The files so written are read back by [ReadFileLimit]: only a regular
 // file, never through a symbolic link, never blocking (a named pipe in
 // its place fails at once, [ErrNotRegular]), and refused by its size over
-// a limit before a byte is read ([ErrTooLarge]).
+// a limit before a byte is read ([ErrTooLarge]). [OpenRegular] opens a
+// file of a directory held as an os.Root under the same rules, for
+// reading or writing (bot/record's store).
 //
-// Files: atomicfile.go (the writes), read.go ([ReadFileLimit]),
+// Files: atomicfile.go (the writes), read.go ([ReadFileLimit],
+// [OpenRegular]),
 // read_unix.go and read_other.go (how a file is opened without following a
 // link or blocking: O_NOFOLLOW and O_NONBLOCK on unix, Lstat then Fstat of
 // what was opened elsewhere). A leaf: it imports nothing of the module,

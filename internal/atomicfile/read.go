@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 )
 
 // ErrTooLarge is wrapped by ReadFileLimit's error for a file over its
@@ -53,6 +54,38 @@ func ReadFileLimit(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("over %d bytes: %w", limit, ErrTooLarge)
 	}
 	return b, nil
+}
+
+// OpenRegular opens name in root with flag (os.O_RDONLY, os.O_WRONLY|
+// os.O_APPEND, os.O_CREATE…) and perm, and returns the file and its Stat
+// when it is a regular file. Like ReadFileLimit it never blocks on what it
+// opens (O_NONBLOCK where the system has it: a named pipe in a file's
+// place opens at once) and refuses anything but a regular file, closed
+// and unread or unwritten (ErrNotRegular): a name that is a symbolic
+// link, a pipe or a directory is refused by Lstat before it is opened
+// (unless it does not exist and flag creates it), and what was opened is
+// checked again with Fstat. Errors name name; root keeps every name
+// inside its directory.
+func OpenRegular(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	if fi, err := root.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: %w", name, errNotRegular(fi.Mode()))
+	} else if err != nil && (flag&os.O_CREATE == 0 || !errors.Is(err, fs.ErrNotExist)) {
+		return nil, nil, err
+	}
+	f, err := root.OpenFile(name, flag|openNonblock, perm)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", name, errNotRegular(fi.Mode()))
+	}
+	return f, fi, nil
 }
 
 // errNotRegular is the error for a file of mode m, not a regular one: it

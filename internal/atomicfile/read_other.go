@@ -8,6 +8,9 @@ import (
 	"os"
 )
 
+// openNonblock is 0: this system has no O_NONBLOCK for open.
+const openNonblock = 0
+
 // openNoFollow opens path for reading once Lstat has shown it to be a
 // regular file (so neither a symbolic link nor a pipe), and checks that
 // the file opened is the one looked at: a file swapped in between is

@@ -1,7 +1,8 @@
 // Package testutil holds helpers for flipbot's tests; only _test.go files
 // import it.
 //
-// One file, testutil.go ([SyncBuffer], [LineRing], [FakeClock]). A leaf
+// One file, testutil.go ([SyncBuffer], [LineRing], [FakeClock],
+// [Within]). A leaf
 // for tests: it imports nothing of the module.
 package testutil
 
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -146,5 +148,22 @@ func (c *FakeClock) Advance(d time.Duration) {
 		}
 		c.mu.Unlock()
 		t.f()
+	}
+}
+
+// Within runs f and fails the test when it has not returned after d: a
+// call that would block for ever (a named pipe opened for reading waits
+// for a writer) fails the test, saying what, instead of hanging it.
+func Within(t testing.TB, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s: still blocked after %v", what, d)
 	}
 }

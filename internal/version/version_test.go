@@ -39,3 +39,29 @@ func TestLineNamesCommandAndPlatform(t *testing.T) {
 	l := Line("flipbot")
 	assert.Regexp(t, `^flipbot \S.* \(go\S+ \w+/\w+\)$`, l)
 }
+
+func TestDetails(t *testing.T) {
+	tests := []struct {
+		name string
+		bi   *debug.BuildInfo
+		want []string
+	}{
+		{"stamped", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "flipbot.dev/flipbot", Version: "v1.4.0"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "8a82047c0ffee"}, {Key: "vcs.time", Value: "2026-12-06T23:50:00Z"}, {Key: "vcs.modified", Value: "true"}}},
+			[]string{"flipbot v1 (go)\n", "module   flipbot.dev/flipbot v1.4.0", "revision 8a82047c0ffee (2026-12-06T23:50:00Z, modified)", "go       go1.26.0 "}},
+		{"clean tree", &debug.BuildInfo{Main: debug.Module{Path: "flipbot.dev/flipbot", Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}}},
+			[]string{"module   flipbot.dev/flipbot (devel)\n", "revision abc\n"}},
+		{"no VCS", &debug.BuildInfo{Main: debug.Module{Path: "flipbot.dev/flipbot", Version: "(devel)"}},
+			[]string{"revision unknown (built without VCS information)"}},
+		{"no build info", nil, []string{"module   flipbot.dev/flipbot (unknown)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := details("flipbot v1 (go)", tt.bi)
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+		})
+	}
+}

@@ -1,9 +1,15 @@
 // Package enginetest has test helpers shared by the adapter packages: a
-// goroutine-leak check, a log capture, test positions, and the plumbing
-// that makes a test binary double as a scripted fake engine.
+// goroutine-leak check, a log capture, test positions, and the one fake
+// engine program of their tests: a test binary that doubles as a scripted
+// engine ([RunFake], [Fake]) speaking the JSON-line, NBoard or Edax
+// protocol.
 //
-// One file, enginetest.go. It may import engines and engines/othello; only
-// tests and the fakes of other test packages (egaroucidtest) import it.
+// Files: enginetest.go (the helpers and the plumbing of a fake:
+// [RunFakeOrTests], [FakeCommand]), fake.go ([Protocol], [RunFake],
+// [Fake]), fake_jsonline.go, fake_nboard.go and fake_edax.go (each
+// protocol's script). It may import engines, engines/othello and
+// engines/ggf (the games NBoard's `set game` sends); only tests and the
+// fakes of other test packages (egaroucidtest) import it.
 package enginetest
 
 import (

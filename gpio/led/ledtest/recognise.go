@@ -1,6 +1,17 @@
-package led
+// Package ledtest recognises gpio/led's patterns in an LED's state read
+// from outside (an emulator's GPIO level register, a camera): test
+// support, beside the driver as periph's gpiotest is beside gpio, for the
+// emulated Pi's image test (gokrazy/imagetest) and the image helper
+// (cmd/flipbot-image).
+//
+// It imports gpio/led (the patterns it recognises).
+package ledtest
 
-import "time"
+import (
+	"time"
+
+	"flipbot.dev/flipbot/gpio/led"
+)
 
 // Sample is an LED's state at a moment, as seen from outside: read back
 // from the SoC's GPIO level register by an emulator, or by a camera.
@@ -18,13 +29,13 @@ type Sample struct {
 // is seen; a busy emulated board shifts its flashes by tens of
 // milliseconds, which costs agreement, not the answer. Ties go to the
 // pattern listed first (steady before blinking).
-func Recognise(samples []Sample) (Pattern, float64) {
+func Recognise(samples []Sample) (led.Pattern, float64) {
 	if len(samples) == 0 {
-		return Off, 0
+		return led.Off, 0
 	}
 	t0 := samples[0].At
-	best, bestScore := Off, -1
-	for p := range Pattern(numPatterns) {
+	best, bestScore := led.Off, -1
+	for _, p := range led.Patterns() {
 		score := 0
 		period := p.Period()
 		if period == 0 {

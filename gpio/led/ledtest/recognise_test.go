@@ -1,4 +1,4 @@
-package led
+package ledtest
 
 import (
 	"math/rand/v2"
@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"flipbot.dev/flipbot/gpio/led"
 )
 
 // sampled returns what an observer reading every `every` for d sees of p
 // started at phase, with each reading late by up to jitter (an emulated
 // board under load, a slow monitor).
-func sampled(p Pattern, phase, every, d, jitter time.Duration, rng *rand.Rand) []Sample {
+func sampled(p led.Pattern, phase, every, d, jitter time.Duration, rng *rand.Rand) []Sample {
 	start := time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC)
 	var out []Sample
 	for t := time.Duration(0); t < d; t += every {
@@ -27,7 +29,7 @@ func sampled(p Pattern, phase, every, d, jitter time.Duration, rng *rand.Rand) [
 
 func TestRecognise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for p := range Pattern(numPatterns) {
+	for _, p := range led.Patterns() {
 		for _, c := range []struct {
 			every, jitter time.Duration
 			minScore      float64
@@ -47,7 +49,7 @@ func TestRecognise(t *testing.T) {
 
 func TestRecogniseOdd(t *testing.T) {
 	got, score := Recognise(nil)
-	assert.Equal(t, Off, got)
+	assert.Equal(t, led.Off, got)
 	assert.Zero(t, score)
 
 	// A pin that flickers at random is explained by nothing well.
