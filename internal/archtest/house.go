@@ -185,7 +185,7 @@ func House() Table {
 				Why:     "the built-in engine: implements engines.Engine on the rules with eval's scores"},
 			{Pkg: route, Layer: LayerBase,
 				Imports: []string{engines, othello},
-				Why:     "an engine per game mode, over any engines"},
+				Why:     "a provider per game mode, over any providers"},
 			{Pkg: sizing, Layer: LayerBase,
 				Why: "memory and threads of the external engines from the machine: the standard library only"},
 			{Pkg: proc, Layer: LayerBase,
