@@ -84,10 +84,12 @@
 //     change.
 //   - checker.go: the token check, one real agent_poll, its errors
 //     classified by flipsight's rules.
-//   - player.go, engines.go, egaroucid_pool.go: the engine composition
-//     (a route.Engine per match: the built-in engine, Egaroucid for std
-//     from an egaroucid.Pool sized for the device, modes turned off), for
-//     now here.
+//   - player.go, egaroucid_pool.go: the bot's engines, as providers of
+//     engines/…: the built-in engine shared by every match
+//     (engines.Shared), routed by mode (route.Provider, modes turned off),
+//     std opened on an egaroucid.Pool sized for the device (engines/sizing)
+//     that gives each std match a warm pair or the built-in engine; the
+//     appliance makes no engine session itself.
 //
 // It may import its sub-packages, bot and bot/record, engines and, for the
 // engine composition, engines/egaroucid, engines/eval, engines/othello,

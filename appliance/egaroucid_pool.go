@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/egaroucid"
 	"flipbot.dev/flipbot/engines/sizing"
 )
@@ -12,10 +13,11 @@ import (
 // many processes, in pairs, as fit the memory bound for the matches the
 // settings allow at once, each leg half the cores (at most the settings'
 // threads) and the largest table that keeps them all inside the bound.
+// fallback plays std when no pair is free or the build is refused.
 // When not even one pair fits (a 512 MiB Zero 2 W) it logs why and
 // returns nil: std is played by the built-in engine and the device keeps
 // working.
-func newEgaroucidPool(path string, s settings.Settings, m sizing.Machine, log *slog.Logger) *egaroucid.Pool {
+func newEgaroucidPool(path string, s settings.Settings, m sizing.Machine, fallback engines.Provider, log *slog.Logger) *egaroucid.Pool {
 	want := 2 * max(1, s.MaxMatches)
 	slots, p := sizing.Pairs(m, want, sizing.Egaroucid)
 	if s.Threads > 0 {
@@ -38,5 +40,5 @@ func newEgaroucidPool(path string, s settings.Settings, m sizing.Machine, log *s
 		return egaroucid.New(egaroucid.Options{Path: path, Threads: p.Threads, Hash: p.Table,
 			MemoryShare: p.Share, RefuseOverShare: true, Logger: log,
 			StderrLevel: slog.LevelDebug}) // its time limit, at every move
-	}, log)
+	}, fallback, log)
 }

@@ -58,6 +58,16 @@ func fakeProcesses(t *testing.T, bin string) int {
 	return len(fakePIDs(bin))
 }
 
+// openStd opens a std bot match as the appliance's bot does: on pool,
+// through the engines of withEgaroucid.
+func openStd(t *testing.T, builtin engines.Engine, pool *egaroucid.Pool, id int64) engines.Session {
+	t.Helper()
+	s, err := withEgaroucid(builtin, map[othello.Mode]bool{}, pool).Provider.Open(context.Background(),
+		engines.MatchInfo{ID: id, Mode: othello.Std, Legs: 2})
+	require.NoError(t, err)
+	return s
+}
+
 func testLogger(w *syncBuffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
@@ -74,26 +84,26 @@ func TestEgaroucidOverShareOnThePi(t *testing.T) {
 	log := testLogger(&logs)
 	bin := egaroucidtest.Install(t, "hog 400")
 	s := settings.Default()
-	pool := newEgaroucidPool(bin, s, pi3, log)
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	pool := newEgaroucidPool(bin, s, pi3, engines.Shared(builtin), log)
 	require.NotNil(t, pool)
 	defer pool.Close()
 	require.Greater(t, uint64(400*sizing.MiB), egaroucid.OverShareLimit(sizing.Egaroucid(pi3, pool.Slots()).Share))
 
-	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 7, Mode: othello.Std, Legs: 2})
-	require.NoError(t, m.StartFor(othello.Std))
+	m := openStd(t, builtin, pool, 7)
+	defer m.Close()
 	req := engines.Request{Position: othello.New(othello.Std), Remaining: time.Minute, Budget: 20 * time.Second}
-	r, err := m.Move(context.Background(), req)
+	r, err := m.Move(context.Background(), req.Leg, req)
 	require.NoError(t, err, "no move lost for it")
 	assert.Equal(t, builtinMove, r.Move, "played by the built-in engine")
 	assert.ErrorIs(t, pool.Refused(), egaroucid.ErrOverShare)
 	assert.Equal(t, 1, countOf(&logs, "Egaroucid refused"), logs.String())
 	assert.Contains(t, logs.String(), "make egaroucid", "the line says how to fix it")
-	assert.Contains(t, m.Name(), "Egaroucid refused")
+	assert.Contains(t, pool.Describe("builtin"), "Egaroucid refused")
 	require.Eventually(t, func() bool { return fakeProcesses(t, bin) == 0 }, 5*time.Second, 20*time.Millisecond,
 		"every Egaroucid process stopped")
 	req.Leg = 1
-	r, err = m.Move(context.Background(), req)
+	r, err = m.Move(context.Background(), req.Leg, req)
 	require.NoError(t, err)
 	assert.Equal(t, builtinMove, r.Move)
 	assert.Zero(t, fakeProcesses(t, bin), "not started again")
@@ -108,7 +118,7 @@ func TestEgaroucidRefusedUpFront(t *testing.T) {
 	}
 	var logs syncBuffer
 	bin := egaroucidtest.Install(t, "hogslow 400")
-	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
+	pool := newEgaroucidPool(bin, settings.Default(), pi3, engines.Shared(&namedEngine{name: "builtin"}), testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
 	pool.Probe(context.Background())
@@ -272,7 +282,7 @@ func TestRealStockEgaroucidRefusedOnA1GBPi(t *testing.T) {
 		t.Skip("starts the real Egaroucid; skipped with -short")
 	}
 	var logs syncBuffer
-	pool := newEgaroucidPool(bin, settings.Default(), pi3, testLogger(&logs))
+	pool := newEgaroucidPool(bin, settings.Default(), pi3, engines.Shared(&namedEngine{name: "builtin"}), testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
 	pool.Probe(context.Background())
@@ -298,14 +308,14 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	}
 	var logs syncBuffer
 	s := settings.Default()
-	pool := newEgaroucidPool(bin, s, pi3, testLogger(&logs))
+	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
+	pool := newEgaroucidPool(bin, s, pi3, engines.Shared(builtin), testLogger(&logs))
 	require.NotNil(t, pool)
 	defer pool.Close()
 	plan := sizing.Egaroucid(pi3, pool.Slots())
-	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
-	m := newMatchEngine(builtin, pool, map[othello.Mode]bool{}, bot.MatchInfo{ID: 1, Mode: othello.Std, Legs: 2})
 	pool.Probe(context.Background()) // as the player does: the first one checked
-	require.NoError(t, m.StartFor(othello.Std))
+	m := openStd(t, builtin, pool, 1)
+	defer m.Close()
 	errs := make(chan error, 2)
 	for leg := range 2 {
 		go func() {
@@ -314,7 +324,7 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 			var err error
 			for try := 0; try < 6; try++ { // a start-up past the allowance is waited for again
 				var r engines.Result
-				if r, err = m.Move(context.Background(), req); err == nil && r.Move != builtinMove {
+				if r, err = m.Move(context.Background(), leg, req); err == nil && r.Move != builtinMove {
 					break
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"flipbot.dev/flipbot/appliance/settings"
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/sizing"
 )
 
@@ -30,7 +31,7 @@ func TestStdEgaroucidFitsTheDevice(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := settings.Default()
 			s.MaxMatches = tc.matches
-			pool := newEgaroucidPool("/nonexistent/egaroucid", s, tc.m, log)
+			pool := newEgaroucidPool("/nonexistent/egaroucid", s, tc.m, engines.Shared(&namedEngine{name: "builtin"}), log)
 			if tc.slots == 0 {
 				assert.Nil(t, pool)
 				return

@@ -10,7 +10,6 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
-	"flipbot.dev/flipbot/engines/route"
 )
 
 type namedEngine struct {
@@ -37,19 +36,26 @@ func TestModeEngine(t *testing.T) {
 	builtin := &namedEngine{name: "builtin", modes: othello.AllModes()}
 	s := settings.Default()
 	s.Engines["reversi"] = settings.EngineOff
-	m := &route.Engine{Default: builtin, Off: offModes(s)}
+	f, pool := botPlayer{cfg: botPlayerConfig{}}.engineFactory(builtin, s)
+	require.Nil(t, pool, "no Egaroucid")
 
-	assert.True(t, m.Supports(othello.Std))
-	assert.True(t, m.Supports(othello.Octagon))
-	assert.False(t, m.Supports(othello.Reversi), "off in the settings: the bot rejects it")
+	assert.Contains(t, f.Modes, othello.Std)
+	assert.Contains(t, f.Modes, othello.Octagon)
+	assert.NotContains(t, f.Modes, othello.Reversi, "off in the settings: the bot rejects it")
 
-	r, err := m.Move(context.Background(), engines.Request{Position: othello.Position{Mode: othello.Grand}})
+	move := func(mode othello.Mode) (int, error) {
+		m, err := f.Provider.Open(context.Background(), engines.MatchInfo{ID: 1, Mode: mode, Legs: 2})
+		require.NoError(t, err)
+		defer func() { require.NoError(t, m.Close()) }()
+		r, err := m.Move(context.Background(), 0, engines.Request{Position: othello.Position{Mode: mode}})
+		return r.Move, err
+	}
+	mv, err := move(othello.Grand)
 	require.NoError(t, err)
-	assert.Equal(t, len("builtin"), r.Move, "the built-in engine plays")
-	_, err = m.Move(context.Background(), engines.Request{Position: othello.Position{Mode: othello.Reversi}})
+	assert.Equal(t, len("builtin"), mv, "the built-in engine plays")
+	_, err = move(othello.Reversi)
 	assert.Error(t, err)
 
-	require.NoError(t, m.Close())
 	assert.Equal(t, 0, builtin.closed, "the shared built-in engine is not closed with a match")
-	assert.Equal(t, "builtin", m.Name())
+	assert.Equal(t, "builtin", f.Name)
 }

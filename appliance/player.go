@@ -139,56 +139,55 @@ func (p botPlayer) Play(ctx context.Context, token flipsight.Token, s settings.S
 	return err
 }
 
-// engineFactory makes the engines the settings ask for: one shared
-// built-in engine, or, with Egaroucid for std, one engine per match
-// (bot.EngineFactory.NewMatch) that
-// plays std with the two Egaroucid engines the pool leases it (or with the
-// built-in engine when every Egaroucid slot is taken) and the other modes
-// with the shared built-in engine. The pool is nil without Egaroucid; the
-// caller closes it after the bot.
-func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.EngineFactory, *egaroucid.Pool) {
+// engineFactory gives the bot the engines the settings ask for, as
+// providers of engines/…: the built-in engine shared by every match
+// (engines.Shared), routed by mode (engines/route: the modes off in the
+// settings not at all), and, with Egaroucid for std, std opened on the
+// Egaroucid pool (engines/egaroucid: a pair per match from its warm pool,
+// the built-in engine when every pair is taken or the build is refused).
+// The pool is nil without Egaroucid; the caller closes it after the bot.
+func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (bot.Engines, *egaroucid.Pool) {
 	off := offModes(s)
-	var modes []othello.Mode
-	for _, m := range othello.AllModes() {
-		if !off[m] {
-			modes = append(modes, m)
-		}
-	}
-	f := bot.EngineFactory{
-		Name:  builtin.Name(),
-		Modes: modes,
-		Scope: bot.Shared,
-		New:   func() (engines.Engine, error) { return &route.Engine{Default: builtin, Off: off}, nil },
-	}
 	if s.Engines["std"] != settings.EngineEgaroucid || p.cfg.Egaroucid == "" {
-		return f, nil
+		return withEgaroucid(builtin, off, nil), nil
 	}
 	m := p.cfg.Machine
 	if m.Memory == 0 {
 		m = sizing.Detect()
 	}
-	pool := newEgaroucidPool(p.cfg.Egaroucid, s, m, p.cfg.Logger)
-	if pool == nil {
-		return f, nil
-	}
-	return withEgaroucid(f, builtin, off, pool), pool
+	pool := newEgaroucidPool(p.cfg.Egaroucid, s, m, engines.Shared(builtin), p.cfg.Logger)
+	return withEgaroucid(builtin, off, pool), pool
 }
 
-// withEgaroucid is f (the built-in engine's factory) with std played by
-// the Egaroucid engines pool leases to each match: one engine per match
-// (bot.EngineFactory.NewMatch), reported as what plays std now.
-func withEgaroucid(f bot.EngineFactory, builtin engines.Engine, off map[othello.Mode]bool, pool *egaroucid.Pool) bot.EngineFactory {
+// withEgaroucid is the bot's engines: the built-in engine shared by every
+// match in the modes not off, and std opened on pool when there is one,
+// reported as what plays std now.
+func withEgaroucid(builtin engines.Engine, off map[othello.Mode]bool, pool *egaroucid.Pool) bot.Engines {
+	r := &route.Provider{Default: engines.Shared(builtin), Off: off}
+	f := bot.Engines{Name: builtin.Name(), Modes: r.Modes(), Provider: r}
+	if pool == nil {
+		return f
+	}
+	r.ByMode = map[othello.Mode]engines.Provider{othello.Std: pool}
 	f.Name = builtin.Name() + "; std: Egaroucid"
-	// What plays std changes as pairs are leased, or the build is refused:
+	// What plays std changes as pairs are taken, or the build is refused:
 	// the bot asks before every agent_poll.
 	f.Describe = func() string { return pool.Describe(builtin.Name()) }
-	// One engine per match, knowing its match: its lease lives from the
-	// match's acceptance to its end (the close of its last engine).
-	f.New = nil
-	f.NewMatch = func(m bot.MatchInfo) (engines.Engine, error) {
-		return newMatchEngine(builtin, pool, off, m), nil
-	}
 	return f
+}
+
+// offModes returns the modes the settings turn off.
+func offModes(s settings.Settings) map[othello.Mode]bool {
+	off := map[othello.Mode]bool{}
+	for name, e := range s.Engines {
+		if e != settings.EngineOff {
+			continue
+		}
+		if m, err := othello.ParseMode(name); err == nil {
+			off[m] = true
+		}
+	}
+	return off
 }
 
 // builtinEvals returns the built-in engine's evaluations: per mode the one

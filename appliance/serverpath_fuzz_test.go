@@ -83,7 +83,7 @@ func (p pathPlayer) Play(ctx context.Context, token flipsight.Token, _ settings.
 	eng := arena.NewPlayer(0)
 	b, err := bot.New(bot.Options{
 		Client: c, NoStream: true, MaxThink: 50 * time.Millisecond, MoveDrain: 100 * time.Millisecond,
-		Engine:   bot.EngineFactory{Name: "random", New: func() (engines.Engine, error) { return eng, nil }},
+		Engine:   bot.Engines{Name: "random", Provider: engines.Shared(eng)},
 		Timing:   bot.Timing{PollMatch: 5 * time.Millisecond, PollIdle: 5 * time.Millisecond, MinPollGap: 2 * time.Millisecond},
 		Logger:   slog.New(slog.DiscardHandler),
 		OnStatus: report,

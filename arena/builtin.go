@@ -38,6 +38,9 @@ func (s *Server) schedule(m *match) {
 			eng = humanPlayer{}
 		} else if b := s.botByID(m.botOf(p)); b != nil && b.builtin {
 			eng, strict = b.engine, b.strict
+			if b.sessions != nil {
+				eng = b.sessions.leg(m.id, li)
+			}
 		} else {
 			continue
 		}

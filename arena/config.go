@@ -41,6 +41,9 @@ type BotConfig struct {
 	Builtin bool
 	// Engine plays a built-in bot. Nil gives the arena's own player at Level.
 	Engine engines.Engine
+	// sessions plays a built-in bot with one engine session per match
+	// instead (tournaments).
+	sessions *matchSessions
 	// Level is the built-in strength, reported as engine_level: 0 random,
 	// 1 greedy, 2–59 the search engine to that depth, 60 full strength.
 	Level int

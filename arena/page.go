@@ -107,9 +107,12 @@ func (s *Server) Snapshot() Snapshot {
 	for _, b := range s.bots {
 		v := BotView{ID: b.id, Name: b.name, Builtin: b.builtin, Online: s.online(b, now), Modes: b.modeList, Running: s.running(b),
 			Rating: b.rating.Rating, RD: b.rating.RD, Wins: b.rating.wins, Draws: b.rating.draws, Losses: b.rating.losses}
-		if b.builtin {
+		switch {
+		case b.sessions != nil:
+			v.Engine = b.sessions.name
+		case b.builtin:
 			v.Engine = b.engine.Name()
-		} else if b.env != nil {
+		case b.env != nil:
 			v.Engine = b.env.Engine
 		}
 		snap.Bots = append(snap.Bots, v)

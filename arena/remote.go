@@ -21,11 +21,14 @@ import (
 // its engine for a move in every leg where it is to move, once per
 // (match, leg, revision). Tournaments use it with ViaAPI.
 type apiPlayer struct {
-	c      *flipsight.Client
-	eng    engines.Engine
-	strict bool
-	log    *slog.Logger
-	every  time.Duration
+	c   *flipsight.Client
+	eng engines.Engine
+	// sessions, when set, plays each match with its own session
+	// (tournaments) instead of eng.
+	sessions *matchSessions
+	strict   bool
+	log      *slog.Logger
+	every    time.Duration
 
 	mu       sync.Mutex
 	inflight map[thinkKey]bool
@@ -50,7 +53,13 @@ func (p *apiPlayer) run(ctx context.Context) {
 }
 
 func (p *apiPlayer) step(ctx context.Context) error {
-	poll, err := p.c.Poll(ctx, &flipsight.Environment{Engine: text.Clip(p.eng.Name(), flipsight.MaxEnvironmentLen)})
+	name := ""
+	if p.sessions != nil {
+		name = p.sessions.name
+	} else {
+		name = p.eng.Name()
+	}
+	poll, err := p.c.Poll(ctx, &flipsight.Environment{Engine: text.Clip(name, flipsight.MaxEnvironmentLen)})
 	if err != nil {
 		return fmt.Errorf("poll: %w", err)
 	}
@@ -105,11 +114,15 @@ func (p *apiPlayer) maybeMove(ctx context.Context, m *flipsight.Match, li, part 
 		wr.History = h
 	}
 	req := engines.Request{Position: pos, Remaining: time.Duration(rem) * time.Millisecond, Budget: time.Duration(budget) * time.Millisecond, Wire: &wr}
+	eng := p.eng
+	if p.sessions != nil {
+		eng = p.sessions.leg(m.ID, li)
+	}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
 		mctx, cancel := context.WithTimeout(ctx, req.Budget+time.Second)
-		res, err := p.eng.Move(mctx, req)
+		res, err := eng.Move(mctx, req)
 		cancel()
 		mv := res.Move
 		if err != nil || !legalOrPass(pos, mv) {

@@ -115,6 +115,7 @@ func (s *Server) AddBot(bc BotConfig) (int64, error) {
 		builtin:      bc.Builtin,
 		level:        bc.Level,
 		engine:       bc.Engine,
+		sessions:     bc.sessions,
 		autoMatch:    !bc.NoAutoMatch,
 		maxMatches:   bc.MaxMatches,
 		strict:       bc.Strict,
@@ -128,7 +129,7 @@ func (s *Server) AddBot(bc BotConfig) (int64, error) {
 			b.modeList = append(b.modeList, m.String())
 		}
 	}
-	if b.builtin && b.engine == nil {
+	if b.builtin && b.engine == nil && b.sessions == nil {
 		b.engine = s.engines.At(bc.Level)
 		b.ownEngine = true
 	}
@@ -289,6 +290,7 @@ type bot struct {
 	builtin      bool
 	level        int
 	engine       engines.Engine
+	sessions     *matchSessions // a tournament's side: a session per match (engine is nil)
 	ownEngine    bool
 	modes        map[othello.Mode]bool
 	modeList     []string

@@ -2,7 +2,6 @@ package arena
 
 import (
 	"context"
-	"errors"
 	"flipbot.dev/flipbot/flipsight"
 	"fmt"
 	"log/slog"
@@ -16,14 +15,13 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 )
 
-// EngineFactory makes a fresh engine; tournaments make one per match and
-// side, so engines that keep per-game state (processes) never mix matches.
-type EngineFactory func() (engines.Engine, error)
-
 // TournamentConfig configures [RunTournament].
 type TournamentConfig struct {
-	// A and B make the two engines; NameA and NameB name them (2–24 chars).
-	A, B         EngineFactory
+	// A and B open the two sides' engines: one session per match and side,
+	// opened at the side's first move in the match and closed when the
+	// match ends, so that engines that keep per-game state (processes)
+	// never mix matches. NameA and NameB name them (2–24 chars).
+	A, B         engines.Provider
 	NameA, NameB string
 	// StrictA and StrictB: an engine failure (no answer within the budget,
 	// an illegal answer) makes no move, so the leg is lost on time, as with
@@ -144,58 +142,92 @@ func eloOf(p float64) float64 {
 	return -400 * math.Log10(1/p-1)
 }
 
-// matchEngines is an engine that routes each request to the engine of its
-// match, made on first use and closed by release.
-type matchEngines struct {
-	name    string
-	factory EngineFactory
+// matchSessions is a side's engines in a tournament: one session per
+// match, opened (from its provider) at the side's first move in the match
+// and closed, once, when the tournament sees the match end (end), or when
+// the tournament ends (closeAll).
+type matchSessions struct {
+	name string
+	p    engines.Provider
+
 	mu      sync.Mutex
-	byMatch map[int64]engines.Engine
+	byMatch map[int64]engines.Session
+	ended   map[int64]bool // closed: a late move opens nothing again
+	closed  bool
 }
 
-// Name, Supports and Close implement engines.Engine; Close closes every
-// match's engine.
-func (p *matchEngines) Name() string                 { return p.name }
-func (p *matchEngines) Supports(m othello.Mode) bool { return true }
-func (p *matchEngines) Close() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var errs []error
-	for id, e := range p.byMatch {
-		errs = append(errs, e.Close())
-		delete(p.byMatch, id)
-	}
-	return errors.Join(errs...)
+func newMatchSessions(name string, p engines.Provider) *matchSessions {
+	return &matchSessions{name: name, p: p, byMatch: map[int64]engines.Session{}, ended: map[int64]bool{}}
 }
 
-// Move routes the request to its match's engine, made on first use.
-func (p *matchEngines) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
-	var id int64
-	if req.Wire != nil {
-		id = req.Wire.MatchID
+// session returns match's session, opened on first use.
+func (ms *matchSessions) session(match int64, mode othello.Mode) (engines.Session, error) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if s := ms.byMatch[match]; s != nil {
+		return s, nil
 	}
-	p.mu.Lock()
-	e := p.byMatch[id]
-	if e == nil {
-		var err error
-		if e, err = p.factory(); err != nil {
-			p.mu.Unlock()
-			return engines.Result{}, fmt.Errorf("start engine %s: %w", p.name, err)
-		}
-		p.byMatch[id] = e
+	if ms.closed || ms.ended[match] {
+		return nil, engines.ErrSessionClosed
 	}
-	p.mu.Unlock()
-	return e.Move(ctx, req)
+	s, err := ms.p.Open(context.Background(), engines.MatchInfo{ID: match, Mode: mode, Legs: 2})
+	if err != nil {
+		return nil, fmt.Errorf("start engine %s: %w", ms.name, err)
+	}
+	ms.byMatch[match] = s
+	return s, nil
 }
 
-func (p *matchEngines) release(id int64) {
-	p.mu.Lock()
-	e := p.byMatch[id]
-	delete(p.byMatch, id)
-	p.mu.Unlock()
-	if e != nil {
-		_ = e.Close()
+// leg is the engine of one leg of match, for the server-side and API
+// players, which ask an engines.Engine.
+func (ms *matchSessions) leg(match int64, leg int) engines.Engine {
+	return legEngine{ms: ms, match: match, leg: leg}
+}
+
+// end closes match's session, once.
+func (ms *matchSessions) end(match int64) {
+	ms.mu.Lock()
+	s := ms.byMatch[match]
+	delete(ms.byMatch, match)
+	ms.ended[match] = true
+	ms.mu.Unlock()
+	if s != nil {
+		_ = s.Close()
 	}
+}
+
+// closeAll closes every session not ended.
+func (ms *matchSessions) closeAll() {
+	ms.mu.Lock()
+	ms.closed = true
+	list := make([]engines.Session, 0, len(ms.byMatch))
+	for id, s := range ms.byMatch {
+		list = append(list, s)
+		delete(ms.byMatch, id)
+	}
+	ms.mu.Unlock()
+	for _, s := range list {
+		_ = s.Close()
+	}
+}
+
+// legEngine asks one leg's engine of a match's session.
+type legEngine struct {
+	ms    *matchSessions
+	match int64
+	leg   int
+}
+
+func (e legEngine) Name() string               { return e.ms.name }
+func (e legEngine) Supports(othello.Mode) bool { return true }
+func (e legEngine) Close() error               { return nil } // the session is closed when its match ends
+
+func (e legEngine) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	s, err := e.ms.session(e.match, req.Position.Mode)
+	if err != nil {
+		return engines.Result{}, err
+	}
+	return s.Move(ctx, e.leg, req)
 }
 
 // RunTournament plays cfg.Pairs paired matches between A (bot_a) and B
@@ -213,13 +245,12 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 1
 	}
-	ea := &matchEngines{name: cfg.NameA, factory: cfg.A, byMatch: map[int64]engines.Engine{}}
-	eb := &matchEngines{name: cfg.NameB, factory: cfg.B, byMatch: map[int64]engines.Engine{}}
-	defer ea.Close()
-	defer eb.Close()
+	ea, eb := newMatchSessions(cfg.NameA, cfg.A), newMatchSessions(cfg.NameB, cfg.B)
+	defer ea.closeAll()
+	defer eb.closeAll()
 	bots := []BotConfig{
-		{Name: cfg.NameA, Builtin: true, Engine: ea, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictA},
-		{Name: cfg.NameB, Builtin: true, Engine: eb, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictB},
+		{Name: cfg.NameA, Builtin: true, sessions: ea, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictA},
+		{Name: cfg.NameB, Builtin: true, sessions: eb, Modes: []othello.Mode{cfg.Mode}, Strict: cfg.StrictB},
 	}
 	var tokens [2]string
 	if cfg.ViaAPI {
@@ -246,7 +277,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 	var players []*apiPlayer
 	if cfg.ViaAPI {
 		var err error
-		if players, err = startPlayers(rctx, srv, cfg, tokens, [2]engines.Engine{ea, eb}); err != nil {
+		if players, err = startPlayers(rctx, srv, cfg, tokens, [2]*matchSessions{ea, eb}); err != nil {
 			return stats, err
 		}
 		defer func() {
@@ -279,8 +310,8 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 						cfg.OnMatch(m)
 					}
 				}
-				ea.release(r.ID)
-				eb.release(r.ID)
+				ea.end(r.ID)
+				eb.end(r.ID)
 				for _, p := range players {
 					p.forget(r.ID)
 				}
@@ -308,7 +339,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 
 // startPlayers serves the arena on a loopback port and starts an API
 // player per side; it returns once both bots are online.
-func startPlayers(ctx context.Context, srv *Server, cfg TournamentConfig, tokens [2]string, engs [2]engines.Engine) ([]*apiPlayer, error) {
+func startPlayers(ctx context.Context, srv *Server, cfg TournamentConfig, tokens [2]string, engs [2]*matchSessions) ([]*apiPlayer, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("tournament: %w", err)
@@ -339,7 +370,7 @@ func startPlayers(ctx context.Context, srv *Server, cfg TournamentConfig, tokens
 		if every <= 0 {
 			every = 20 * time.Millisecond
 		}
-		p := &apiPlayer{c: c, eng: engs[i], strict: strict[i], log: log, every: every, inflight: map[thinkKey]bool{}}
+		p := &apiPlayer{c: c, sessions: engs[i], strict: strict[i], log: log, every: every, inflight: map[thinkKey]bool{}}
 		players = append(players, p)
 		go p.run(ctx)
 	}

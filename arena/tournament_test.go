@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"flipbot.dev/flipbot/engines/jsonline"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
+	"flipbot.dev/flipbot/flipsight"
 )
 
 // TestMain lets the test binary act as a JSON-line engine (first legal
@@ -95,8 +98,8 @@ func TestTournamentBuiltins(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			calls := 0
 			stats, err := RunTournament(context.Background(), TournamentConfig{
-				A:     func() (engines.Engine, error) { return NewPlayer(1), nil },
-				B:     func() (engines.Engine, error) { return NewPlayer(0), nil },
+				A:     engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(1), nil }, nil),
+				B:     engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(0), nil }, nil),
 				NameA: "greedy", NameB: "random", Mode: mode, Pairs: 4, Concurrency: 2,
 				Clock: 5 * time.Second, Seed: 7,
 				Progress: func(TournamentStats) { calls++ },
@@ -127,7 +130,7 @@ func TestTournamentProcesses(t *testing.T) {
 		return jsonline.New(jsonline.Options{Command: exe})
 	}
 	stats, err := RunTournament(context.Background(), TournamentConfig{
-		A: factory, B: func() (engines.Engine, error) { return NewPlayer(1), nil },
+		A: engines.PerMatch(factory, nil), B: engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(1), nil }, nil),
 		NameA: "proc", NameB: "greedy", Mode: othello.Grand, Pairs: 2, Concurrency: 2, Clock: 10 * time.Second,
 	})
 	require.NoError(t, err)
@@ -151,8 +154,8 @@ func (failing) Move(context.Context, engines.Request) (engines.Result, error) {
 func TestTournamentStrict(t *testing.T) {
 	for _, strict := range []bool{true, false} {
 		stats, err := RunTournament(context.Background(), TournamentConfig{
-			A:     func() (engines.Engine, error) { return failing{}, nil },
-			B:     func() (engines.Engine, error) { return NewPlayer(1), nil },
+			A:     engines.PerMatch(func() (engines.Engine, error) { return failing{}, nil }, nil),
+			B:     engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(1), nil }, nil),
 			NameA: "failing", NameB: "greedy", Mode: othello.Std, Pairs: 1,
 			Clock: 300 * time.Millisecond, StrictA: strict,
 		})
@@ -175,8 +178,8 @@ func TestTournamentViaAPI(t *testing.T) {
 	}
 	pairs := 2
 	stats, err := RunTournament(context.Background(), TournamentConfig{
-		A:     func() (engines.Engine, error) { return NewPlayer(1), nil },
-		B:     func() (engines.Engine, error) { return NewPlayer(0), nil },
+		A:     engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(1), nil }, nil),
+		B:     engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(0), nil }, nil),
 		NameA: "greedy", NameB: "random", Mode: othello.Anti, Pairs: pairs, Concurrency: 2,
 		Clock: 20 * time.Second, ViaAPI: true, PollEvery: 10 * time.Millisecond,
 	})
@@ -185,4 +188,80 @@ func TestTournamentViaAPI(t *testing.T) {
 	assert.Equal(t, 0, stats.Aborted)
 	assert.Equal(t, 0, stats.Timeouts)
 	assert.Equal(t, pairs, stats.Wins+stats.Draws+stats.Losses)
+}
+
+// sessionCounter counts the sessions its provider opened and closed, per
+// match.
+type sessionCounter struct {
+	engines.Provider
+	mu            sync.Mutex
+	opens, closes map[int64]int
+	legs          map[int64]int
+}
+
+func (c *sessionCounter) Open(ctx context.Context, m engines.MatchInfo) (engines.Session, error) {
+	s, err := c.Provider.Open(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.opens[m.ID]++
+	c.legs[m.ID] = m.Legs
+	return &countedSession{Session: s, c: c, id: m.ID}, nil
+}
+
+type countedSession struct {
+	engines.Session
+	c  *sessionCounter
+	id int64
+}
+
+func (s *countedSession) Close() error {
+	s.c.mu.Lock()
+	s.c.closes[s.id]++
+	s.c.mu.Unlock()
+	return s.Session.Close()
+}
+
+// TestTournamentUsesSessions: each side plays each match with one session,
+// opened once and closed once (when the match ends), both legs on it; the
+// engines are made per match.
+func TestTournamentUsesSessions(t *testing.T) {
+	for _, viaAPI := range []bool{false, true} {
+		if viaAPI && testing.Short() {
+			continue
+		}
+		t.Run(fmt.Sprintf("via API %v", viaAPI), func(t *testing.T) {
+			var made atomic.Int32
+			newCounter := func(level int) *sessionCounter {
+				return &sessionCounter{Provider: engines.PerMatch(func() (engines.Engine, error) {
+					made.Add(1)
+					return NewPlayer(level), nil
+				}, nil), opens: map[int64]int{}, closes: map[int64]int{}, legs: map[int64]int{}}
+			}
+			a, b := newCounter(1), newCounter(0)
+			var ended []int64
+			var mu sync.Mutex
+			stats, err := RunTournament(context.Background(), TournamentConfig{
+				A: a, B: b, NameA: "greedy", NameB: "random", Mode: othello.Octagon, Pairs: 3, Concurrency: 2,
+				Clock: 5 * time.Second, Seed: 3, ViaAPI: viaAPI, PollEvery: 10 * time.Millisecond,
+				OnMatch: func(m flipsight.Match) { mu.Lock(); ended = append(ended, m.ID); mu.Unlock() },
+			})
+			require.NoError(t, err)
+			require.Equal(t, 3, stats.Played)
+			require.Len(t, ended, 3)
+			for _, c := range []*sessionCounter{a, b} {
+				c.mu.Lock()
+				for _, id := range ended {
+					assert.Equal(t, 1, c.opens[id], "match %d: one session", id)
+					assert.Equal(t, 1, c.closes[id], "match %d: closed once", id)
+					assert.Equal(t, 2, c.legs[id], "match %d: both legs", id)
+				}
+				assert.Len(t, c.opens, 3, "no session for another match")
+				c.mu.Unlock()
+			}
+			assert.Equal(t, int32(6), made.Load(), "one engine per match and side")
+		})
+	}
 }

@@ -133,7 +133,7 @@ func BenchmarkEventToMove(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bot, err := New(Options{Client: c, Engine: EngineFactory{Name: "instant", New: func() (engines.Engine, error) { return &instantEngine{}, nil }},
+	bot, err := New(Options{Client: c, Engine: Engines{Name: "instant", Provider: engines.Shared(&instantEngine{})},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)

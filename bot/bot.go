@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"runtime"
 	"sync"
+
+	"flipbot.dev/flipbot/engines"
 	"time"
 
 	"flipbot.dev/flipbot/bot/record"
@@ -45,7 +47,10 @@ type Bot struct {
 	clock      Clock
 	t          Timing
 	env        flipsight.Environment
-	eng        *engineSet
+	// sessions holds the engines of the matches not ended, by match
+	// (loop); closing counts their closes in the background.
+	sessions map[int64]*matchSession
+	closing  sync.WaitGroup
 	// over measures what a move costs besides the engine's think, for
 	// the clock plan (move tasks).
 	over *OverheadMeter
@@ -131,7 +136,7 @@ func New(opts Options) (*Bot, error) {
 	if opts.Client == nil {
 		return nil, errors.New("bot: no client")
 	}
-	if opts.Engine.New == nil && opts.Engine.NewMatch == nil {
+	if opts.Engine.Provider == nil {
 		return nil, errors.New("bot: no engine")
 	}
 	if opts.MaxMatches <= 0 {
@@ -167,7 +172,7 @@ func New(opts Options) (*Bot, error) {
 			Engine:   text.Clip(opts.Engine.Name, flipsight.MaxEnvironmentLen),
 			Practice: opts.Engine.Practice,
 		},
-		eng:        newEngineSet(opts.Engine, opts.Logger, 2*opts.MaxMatches),
+		sessions:   map[int64]*matchSession{},
 		over:       NewOverheadMeter(),
 		streamMsgs: make(chan streamMsg, 64),
 		pollDone:   make(chan pollResult, 1),
@@ -214,7 +219,9 @@ func (b *Bot) Stop() { b.stopOnce.Do(func() { close(b.stopNow) }) }
 func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("bot starting", "api", b.c.APIURL(), "engine", b.env.Engine,
 		"max_matches", b.opts.MaxMatches, "stream", !b.opts.NoStream, "once_match", b.opts.OnceMatch)
-	b.eng.prewarm()
+	if w, ok := b.opts.Engine.Provider.(engines.Prewarmer); ok {
+		w.Prewarm()
+	}
 	streamCtx, stopStream := context.WithCancel(context.Background())
 	b.stopStream = stopStream
 	var streamWG sync.WaitGroup
@@ -239,7 +246,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.abortMove()
 	stopStream()
 	streamWG.Wait()
-	b.eng.closeAll()
+	b.closeSessions()
 	b.recording.Wait()
 	if b.fatal != nil {
 		b.setState(StateTokenRejected)

@@ -106,12 +106,12 @@ func TestAHostileServerCannotMultiplyMatches(t *testing.T) {
 	var mu sync.Mutex
 	made := 0
 	eng := &fakeEngine{modes: []othello.Mode{othello.Std}}
-	f := EngineFactory{Name: "fake", Modes: eng.modes, Scope: PerLeg, New: func() (engines.Engine, error) {
+	f := Engines{Name: "fake", Modes: eng.modes, Provider: providerOf(PerLeg, func() (engines.Engine, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		made++
 		return eng, nil
-	}}
+	})}
 	maxSeen := atomic.Int32{}
 	b, err := New(Options{Client: c, Engine: f, NoStream: true, MaxMatches: 2, Timing: fastTiming, Logger: testLogger(t),
 		OnStatus: func(s Status) {

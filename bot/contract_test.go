@@ -27,14 +27,14 @@ import (
 
 // specEngineFactory is an --engine factory (as flipbot makes for --engine)
 // running the spec-checking engine, which records to path.
-func specEngineFactory(t *testing.T, path string, capMS int64) EngineFactory {
+func specEngineFactory(t *testing.T, path string, capMS int64) Engines {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	cmd := fmt.Sprintf("'%s' %s '%s' %d", exe, specEngineArg, path, capMS)
-	return EngineFactory{Name: "spec", Scope: PerMatch, SpecTimed: true, New: func() (engines.Engine, error) {
+	return Engines{Name: "spec", SpecTimed: true, Wire: true, Provider: providerOf(PerMatch, func() (engines.Engine, error) {
 		return jsonline.New(jsonline.Options{Command: cmd})
-	}}
+	})}
 }
 
 func readSpecRecords(t *testing.T, path string) []specRecord {

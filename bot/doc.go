@@ -22,7 +22,7 @@
 //   - Moves. One move per (match, leg, revision); a search whose leg
 //     changed is dropped; the clock is recomputed from the server's figures
 //     less the time since they arrived. An --engine engine
-//     (EngineFactory.SpecTimed) is asked on every own turn, forced ones in
+//     (Engines.SpecTimed) is asked on every own turn, forced ones in
 //     the background, with the spec's remaining_ms and budget_ms computed
 //     when its request is written, and awaited until the clock is down to
 //     the spec's margin (it keeps budget_ms itself). The engines the bot
@@ -31,10 +31,16 @@
 //     for every own move left; the state's delivery (a poll's delay) is the
 //     clock's, not overhead. An illegal, missing or late answer is replaced
 //     by a quick fallback move; an engine still starting (engines.ErrNotReady)
-//     is kept, a failed one replaced. Engines are made by the factory's
-//     scope, or per match knowing the match (EngineFactory.NewMatch, made
-//     when the match is accepted or picked up, closed once each). agent_move is retried only after a lost connection, 503 or
-//     429. All legs think at once. With Options.Ponder, an engine that
+//     is kept, a failed one replaced (engines.Session.Replace: the other
+//     leg keeps its engine and its turn). A match is a scope: its engines
+//     are one engines.Session, opened from Engines.Provider when the match
+//     is accepted or picked up and closed exactly once when it ends (or
+//     was never accepted, or Run ends), as lichess-bot's
+//     `with create_engine(...) as engine:` per game; which program plays
+//     which leg, its start-up and its replacement are the session's
+//     business. The wire request (othello.EngineRequest) is built only for
+//     engines that read it (Engines.Wire, SpecTimed). agent_move is
+//     retried only after a lost connection, 503 or 429. All legs think at once. With Options.Ponder, an engine that
 //     can (engines.Ponderer) thinks on the opponent's time after each own
 //     move until the leg's opponent replies.
 //   - Stop. Cancelling Run's context accepts nothing new and plays the
@@ -54,15 +60,15 @@
 //   - bot.go: [Bot], [New], [Bot.Run] and the loop that owns the state;
 //     the warnings a server can cause at will logged in aggregate, per
 //     kind and [ServerWarnInterval] (internal/logagg).
-//   - options.go: [Options], [Timing], [EngineFactory] and its [Scope],
-//     [MatchInfo], [Recorder].
+//   - options.go: [Options], [Timing], [Engines] (what plays: the
+//     provider of each match's session), [Recorder].
 //   - sync.go: the stream and the polls; recent.go: what was seen lately.
 //   - match.go: matches: accepting, tracking, finishing, recording.
 //   - leg.go: moves: asking the engine, sending, retrying.
 //   - ponder.go: pondering after an own move (Options.Ponder, an engine
 //     that is an engines.Ponderer), cancelled when the opponent replies.
-//   - engines.go: the engines' lifetimes (shared, per match, per leg;
-//     [Starter], [ModeStarter]).
+//   - engines.go: a match's engines: its session, opened and closed by the
+//     loop, and the legs that get no grace past their time.
 //   - plan.go, clock.go: the clock plan ([Plan], [OverheadMeter],
 //     [MovesLeft], [Remaining]); fallback.go: the quick fallback move.
 //   - status.go: [Status], the observable state.

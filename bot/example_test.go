@@ -29,7 +29,7 @@ func Example() {
 	eng := search.New(search.Options{}) // the built-in engine, shared by all legs
 	b, err := bot.New(bot.Options{
 		Client:     client,
-		Engine:     bot.EngineFactory{Name: eng.Name(), Scope: bot.Shared, New: func() (engines.Engine, error) { return eng, nil }},
+		Engine:     bot.Engines{Name: eng.Name(), Provider: engines.Shared(eng)},
 		MaxMatches: 2,
 		Logger:     slog.Default(),
 		OnStatus: func(st bot.Status) {

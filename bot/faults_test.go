@@ -356,8 +356,8 @@ func (e *matchProcess) Move(ctx context.Context, req engines.Request) (engines.R
 func TestOtherLegsTurnsReachTheReplacement(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{clock: 60 * time.Second})
-	f := EngineFactory{Name: "match process", Scope: PerMatch, SpecTimed: true,
-		New: func() (engines.Engine, error) { return newMatchProcess(), nil }}
+	f := Engines{Name: "match process", SpecTimed: true,
+		Provider: providerOf(PerMatch, func() (engines.Engine, error) { return newMatchProcess(), nil })}
 	br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = 150 * time.Millisecond })
 	waitOnline(t, fs, br)
 	id := challenge(t, fs, "house", othello.Std)

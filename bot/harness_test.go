@@ -220,8 +220,35 @@ func (e *fakeEngine) Move(ctx context.Context, req engines.Request) (engines.Res
 	return engines.Result{Move: legal[rand.IntN(len(legal))], Depth: 1}, nil
 }
 
-func factoryOf(e *fakeEngine, scope Scope) EngineFactory {
-	return EngineFactory{Name: "fake", Modes: e.modes, Scope: scope, New: func() (engines.Engine, error) { return e, nil }}
+// testScope is how many engines a test's provider makes.
+type testScope int
+
+const (
+	// Shared: one engine for every match (engines.Shared).
+	Shared testScope = iota
+	// PerMatch: one per match (engines.PerMatch).
+	PerMatch
+	// PerLeg: one per leg, kept warm (engines.PerLeg).
+	PerLeg
+)
+
+// providerOf is the provider of scope over newEngine.
+func providerOf(scope testScope, newEngine func() (engines.Engine, error)) engines.Provider {
+	switch scope {
+	case Shared:
+		e, err := newEngine()
+		if err != nil {
+			panic(err)
+		}
+		return engines.Shared(e)
+	case PerMatch:
+		return engines.PerMatch(newEngine, nil)
+	}
+	return engines.PerLeg(engines.NewPool(engines.PoolConfig{New: newEngine, Keep: 4}))
+}
+
+func factoryOf(e *fakeEngine, scope testScope) Engines {
+	return Engines{Name: "fake", Modes: e.modes, Provider: providerOf(scope, func() (engines.Engine, error) { return e, nil })}
 }
 
 // testLogger logs to the test output only with -v and FLIPBOT_TEST_LOG set.
@@ -261,7 +288,7 @@ func (br *botRun) wait(d time.Duration) (err error, ok bool) {
 }
 
 // startBot runs a bot against fs; mod adjusts its options.
-func startBot(t *testing.T, fs *fakeServer, eng EngineFactory, mod func(*Options, *flipsight.Config)) *botRun {
+func startBot(t *testing.T, fs *fakeServer, eng Engines, mod func(*Options, *flipsight.Config)) *botRun {
 	t.Helper()
 	tok, err := flipsight.NewToken(myToken)
 	require.NoError(t, err)

@@ -28,6 +28,7 @@ type moveTask struct {
 // moveJob is everything a task needs, copied out of the loop's state.
 type moveJob struct {
 	key           legKey
+	sess          *matchSession // the match's engines (nil: none)
 	human         bool
 	mode          othello.Mode
 	modeOK        bool
@@ -83,7 +84,7 @@ func (b *Bot) startMove(m *match, i int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &moveTask{key: legKey{m.id, i}, rev: l.Revision, ctx: ctx, cancel: cancel}
 	ls.task = t
-	j := moveJob{key: t.key, human: m.human, mode: m.mode, modeOK: m.modeOK, modeName: m.modeName, tally: m.tally,
+	j := moveJob{key: t.key, sess: m.sess, human: m.human, mode: m.mode, modeOK: m.modeOK, modeName: m.modeName, tally: m.tally,
 		leg: l, color: m.myColor(&l), serverNow: ls.serverNow, arrived: ls.arrived}
 	j.leg.Board = slices.Clone(l.Board)
 	j.leg.LegalMoves = slices.Clone(l.LegalMoves)
@@ -305,51 +306,44 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 	} else if wait <= 0 {
 		return fallback(CauseNoTime, "no time left for the engine: the clock is down to the reserve for the moves left", nil, 0)
 	}
-	eng, err := b.eng.get(j.key)
-	if err != nil {
-		return fallback(CauseUnavailable, "engine unavailable", err, 0)
+	if j.sess == nil {
+		return fallback(CauseUnavailable, "engine unavailable", errNoSession, 0)
 	}
 	req := b.engineRequest(j, *pos, clk)
 	asked := b.clock.Now()
 	until := time.Now().Add(wait)
-	for {
-		a, got := b.ask(t, eng, req, until, clk, spec)
-		waited := b.clock.Now().Sub(asked)
-		switch got {
-		case answered:
-			if a.err != nil {
-				if t.ctx.Err() != nil {
-					return choice{}, true // dropped anyway
-				}
-				if errors.Is(a.err, engines.ErrNotReady) {
-					// Still starting: keep it, it answers the next move.
-					return fallback(CauseStarting, "engine still starting", a.err, waited)
-				}
-				if n, ok := b.eng.current(j.key); ok && n != eng && time.Until(until) > 0 {
-					// The match's other leg failed and its engine was
-					// replaced under this request (one process serves both
-					// legs of a match): the request goes to the
-					// replacement, which the spec's every own turn needs.
-					b.log.Info("engine replaced under this request; asking the replacement", "match", j.key.match,
-						"leg", j.key.leg, "revision", j.leg.Revision, "err", a.err)
-					eng = n
-					continue
-				}
-				b.afterFailure(j, eng, spec)
-				return fallback(CauseFailed, "engine failed", a.err, waited)
+	// A request the match's other leg had its shared engine replaced under
+	// goes to the replacement inside the session (engines.Session.Move).
+	a, got := b.ask(t, j, req, until, clk, spec)
+	waited := b.clock.Now().Sub(asked)
+	switch got {
+	case answered:
+		if a.err != nil {
+			if t.ctx.Err() != nil {
+				return choice{}, true // dropped anyway
 			}
-			if !slices.Contains(legal, a.res.Move) {
-				return fallback(CauseIllegal, "engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
+			if errors.Is(a.err, engines.ErrNotReady) {
+				// Still starting: keep it, it answers the next move.
+				return fallback(CauseStarting, "engine still starting", a.err, waited)
 			}
-			return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
-		case timedOut:
-			b.eng.discard(j.key, eng, j.mode)
-			return fallback(CauseTimeout, "engine did not answer in time", fmt.Errorf("waited %v", waited.Round(time.Millisecond)), waited)
-		default: // the leg changed: the move is dropped
-			return choice{}, true
+			b.afterFailure(j, spec)
+			return fallback(CauseFailed, "engine failed", a.err, waited)
 		}
+		if !slices.Contains(legal, a.res.Move) {
+			return fallback(CauseIllegal, "engine answered an illegal move", errors.New(othello.SquareName(a.res.Move, j.size)), waited)
+		}
+		return choice{move: a.res.Move, source: "engine", res: a.res, waited: waited}, true
+	case timedOut:
+		j.sess.s.Replace(j.key.leg)
+		return fallback(CauseTimeout, "engine did not answer in time", fmt.Errorf("waited %v", waited.Round(time.Millisecond)), waited)
+	default: // the leg changed: the move is dropped
+		return choice{}, true
 	}
 }
+
+// errNoSession is the reason of a fallback when the match has no engines
+// (the provider failed to open them).
+var errNoSession = errors.New("no engine session for the match")
 
 // afterFailure deals with an engine whose Move failed (task goroutine). An
 // engine of the spec's protocol (spec: engines/jsonline, one process for
@@ -360,31 +354,31 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 // next request on the replacement, and so on: the other leg lost 20 of
 // its 26 turns to fallbacks against an engine that overran one leg only.
 // Its process is started again ahead of the next move. Other engines are
-// replaced (discard).
-func (b *Bot) afterFailure(j moveJob, eng engines.Engine, spec bool) {
+// replaced (engines.Session.Replace).
+func (b *Bot) afterFailure(j moveJob, spec bool) {
 	if spec {
-		b.eng.startLater(eng, j.key, j.mode)
+		j.sess.s.Restart(j.key.leg)
 		return
 	}
-	b.eng.discard(j.key, eng, j.mode)
+	j.sess.s.Replace(j.key.leg)
 }
 
-// ask asks eng for req and waits for its answer until the time until, or
+// ask asks the leg's engine for req and waits for its answer until the time until, or
 // until the leg changes (task goroutine). The engine's context ends then;
 // an engine flipbot times itself (not spec) gets a grace to say its best
 // move so far (stopGrace).
-func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until time.Time, clk engines.Request, spec bool) (engineAnswer, awaitResult) {
+func (b *Bot) ask(t *moveTask, j moveJob, req engines.Request, until time.Time, clk engines.Request, spec bool) (engineAnswer, awaitResult) {
 	ctx, cancel := context.WithDeadline(t.ctx, until)
 	defer cancel()
 	ch := make(chan engineAnswer, 1)
 	go func() {
-		res, err := eng.Move(ctx, req)
+		res, err := j.sess.s.Move(ctx, j.key.leg, req)
 		ch <- engineAnswer{res, err}
 	}()
 	timer := time.NewTimer(time.Until(until))
 	defer timer.Stop()
 	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C)
-	if got == timedOut && !spec && b.eng.graceFor(t.key) {
+	if got == timedOut && !spec && j.sess.graceFor(j.key.leg) {
 		// The engine's context has ended with the timer: an engine that
 		// answers with its best move so far when stopped (the built-in
 		// search) is waiting for the CPU to say so, which on a loaded
@@ -400,9 +394,9 @@ func (b *Bot) ask(t *moveTask, eng engines.Engine, req engines.Request, until ti
 			case got == answered && a.err != nil:
 				// Stopped without a move: its time was up.
 				got = timedOut
-				b.eng.noGrace(t.key)
+				j.sess.noGrace(j.key.leg)
 			case got == timedOut:
-				b.eng.noGrace(t.key)
+				j.sess.noGrace(j.key.leg)
 			}
 		}
 	}
@@ -545,36 +539,38 @@ func (b *Bot) askInBackground(j moveJob, pos othello.Position, clk engines.Reque
 	if engines.SpecBudget(clk.Remaining, clk.Cap) <= 0 {
 		return
 	}
-	eng, err := b.eng.get(j.key)
-	if err != nil {
-		b.log.Warn("engine unavailable for a forced turn", "match", j.key.match, "leg", j.key.leg, "err", err)
+	if j.sess == nil {
+		b.log.Warn("engine unavailable for a forced turn", "match", j.key.match, "leg", j.key.leg, "err", errNoSession)
 		return
 	}
 	req := b.engineRequest(j, pos, clk)
 	// Not the task's context: the task ends as soon as the forced move is
 	// sent, and cancelling the engine's wait would cost its process.
 	ctx, cancel := context.WithTimeout(b.abort, clk.Remaining-engines.SpecMargin+specGrace)
-	release := b.eng.hold(eng)
 	b.tasks.Add(1)
 	go func() {
 		defer b.tasks.Done()
-		defer release()
 		defer cancel()
-		if _, err := eng.Move(ctx, req); err != nil && ctx.Err() == nil {
+		// The session's close waits for this ask.
+		if _, err := j.sess.s.Move(ctx, j.key.leg, req); err != nil && ctx.Err() == nil {
 			b.log.Warn("engine failed on a forced turn", "match", j.key.match, "leg", j.key.leg,
 				"revision", j.leg.Revision, "err", err)
 			if !errors.Is(err, engines.ErrNotReady) {
-				b.afterFailure(j, eng, true)
+				b.afterFailure(j, true)
 			}
 		}
 	}()
 }
 
-// engineRequest is the request for the engine: the position, the clock and
-// the spec's wire form.
+// engineRequest is the request for the engine: the position, the clock
+// and, for engines that read it (Engines.Wire or SpecTimed), the spec's
+// wire form.
 func (b *Bot) engineRequest(j moveJob, pos othello.Position, clk engines.Request) engines.Request {
-	wire := b.wireRequest(j, pos, clk)
-	clk.Position, clk.Leg, clk.Wire = pos, j.key.leg, &wire
+	clk.Position, clk.Leg = pos, j.key.leg
+	if b.opts.Engine.Wire || b.opts.Engine.SpecTimed {
+		wire := b.wireRequest(j, pos, clk)
+		clk.Wire = &wire
+	}
 	return clk
 }
 

@@ -30,7 +30,10 @@ type legKey struct {
 
 // match is a match the bot plays (loop-owned).
 type match struct {
-	id          int64
+	id int64
+	// sess is the match's engines (nil before openSession, or when its
+	// mode is unknown or the provider failed).
+	sess        *matchSession
 	human       bool
 	modeName    string
 	mode        othello.Mode
@@ -145,7 +148,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 			}
 			m = b.track(obj, p)
 			b.log.Info("playing match", "match", obj.ID, "mode", m.modeName, "opponent", m.opponent, "participant", p)
-			b.prepareEngines(m)
+			b.openSession(m)
 		}
 		m.accepting = false
 		m.running = true
@@ -174,19 +177,6 @@ func (b *Bot) track(obj flipsight.Match, p int) *match {
 	m.opponentUnknown = strings.HasPrefix(m.opponent, "bot ")
 	b.matches[obj.ID] = m
 	return m
-}
-
-// prepareEngines starts the engines of a match's legs ahead of its first
-// moves (loop): two legs for a bot match, one for a human match.
-func (b *Bot) prepareEngines(m *match) {
-	if !m.modeOK {
-		return
-	}
-	legs := 2
-	if m.human {
-		legs = 1
-	}
-	b.eng.prepare(MatchInfo{ID: m.id, Mode: m.mode, Human: m.human, Legs: legs})
 }
 
 func (b *Bot) opponentName(obj flipsight.Match, p int) string {
@@ -249,7 +239,7 @@ func (b *Bot) considerPending(obj flipsight.Match, p int) {
 	m := b.track(obj, p)
 	m.accepting = true
 	b.log.Info("accepting match", "match", obj.ID, "mode", mode, "opponent", m.opponent, "human", obj.IsHuman())
-	b.prepareEngines(m)
+	b.openSession(m)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
@@ -275,11 +265,11 @@ func (b *Bot) onAccept(r acceptResult) {
 		b.serverWarn.Warn("accept failed", "match", r.id, "err", r.err)
 		if m != nil && m.accepting {
 			delete(b.matches, r.id) // release the slot
-			b.eng.releaseMatch(r.id)
+			b.closeSession(r.id)
 		}
 	} else if m != nil && r.resp.Match != nil && isFinal(r.resp.Match.Status) {
 		delete(b.matches, r.id)
-		b.eng.releaseMatch(r.id)
+		b.closeSession(r.id)
 	}
 	b.startPoll()
 	b.publish()
@@ -470,7 +460,7 @@ func (b *Bot) finish(m *match, obj *flipsight.Match) {
 	delete(b.matches, m.id)
 	b.ended.add(endKey{m.id, m.round})
 	m.cancelTasks()
-	b.eng.releaseMatch(m.id)
+	b.closeSession(m.id)
 	if m.accepting && obj != nil && (obj.Status == flipsight.MatchRejected || obj.Status == flipsight.MatchExpired) {
 		b.log.Info("challenge ended before it started", "match", m.id, "status", obj.Status)
 	} else {

@@ -11,22 +11,8 @@ import (
 	"flipbot.dev/flipbot/flipsight"
 )
 
-// Scope says how many instances of an engine the bot makes.
-type Scope int
-
-const (
-	// Shared: one engine for everything (the built-in engine, which shares
-	// its cores among concurrent searches).
-	Shared Scope = iota
-	// PerMatch: one engine per match, shared by its legs (the --engine
-	// JSON-line protocol).
-	PerMatch
-	// PerLeg: one engine per leg (NBoard, Edax, Egaroucid).
-	PerLeg
-)
-
-// EngineFactory tells the bot how to make and describe its engines.
-type EngineFactory struct {
+// Engines tells the bot what plays and how to describe it.
+type Engines struct {
 	// Name is reported as environment.engine (≤ 120 characters).
 	Name string
 	// Describe, when set, names what plays now (an engine that falls back
@@ -40,44 +26,26 @@ type EngineFactory struct {
 	// Modes the engine plays; challenges in other modes are rejected. Nil
 	// means all five.
 	Modes []othello.Mode
-	// Scope is how many instances New is asked for (not used with
-	// NewMatch).
-	Scope Scope
 	// SpecTimed says the engines speak the spec's --engine protocol and keep
 	// its budget_ms themselves (engines/jsonline): every own turn reaches
 	// them, forced ones included, and the bot waits for an answer until the
 	// mover's clock is down to the spec's 0.75 s margin. Other engines are
 	// timed by the bot's clock plan (see Plan).
 	SpecTimed bool
-	// New makes one engine instance. The bot closes every instance it made.
-	New func() (engines.Engine, error)
-	// NewMatch, when set, makes the engine of one match, shared by its
-	// legs, instead of New (Scope is then not used): the bot calls it when
-	// it accepts or picks up the match, so that the engine knows its match
-	// from the start (the appliance leases per-match resources with it).
-	// The bot closes every engine it made exactly once: when the match
-	// ends, or after the engine failed a move; a failed engine's
-	// replacement (NewMatch again, with the same MatchInfo) is made before
-	// the failed one is closed, so the match's last Close is its end.
-	NewMatch func(MatchInfo) (engines.Engine, error)
-}
-
-// MatchInfo describes the match an engine made by EngineFactory.NewMatch
-// plays.
-type MatchInfo struct {
-	// ID is the match's FlipSight id.
-	ID int64
-	// Mode is the match's game mode.
-	Mode othello.Mode
-	// Human is true for a human match (one leg; a room's rounds share it).
-	Human bool
-	// Legs is how many legs the bot plays: 2 for a bot match, 1 for a
-	// human match.
-	Legs int
+	// Wire says the engines read the spec's wire request (Request.Wire);
+	// the bot builds it for them only (and always for SpecTimed engines,
+	// engines/jsonline).
+	Wire bool
+	// Provider opens the engines of each match: the bot opens one session
+	// when it accepts (or picks up) a match and closes it, exactly once,
+	// when the match ends (or was never accepted), or when Run ends. The
+	// provider itself is the caller's: close what it holds (a warm pool)
+	// after Run. When it is an engines.Prewarmer, Run prewarms it first.
+	Provider engines.Provider
 }
 
 // supports reports whether the factory's engines play mode.
-func (f *EngineFactory) supports(mode othello.Mode) bool {
+func (f *Engines) supports(mode othello.Mode) bool {
 	if f.Modes == nil {
 		return true
 	}
@@ -134,8 +102,8 @@ type Recorder interface {
 type Options struct {
 	// Client talks to FlipSight.
 	Client *flipsight.Client
-	// Engine makes the engines.
-	Engine EngineFactory
+	// Engine is what plays.
+	Engine Engines
 	// CPU and OS are reported in agent_poll's environment (the engine name
 	// and practice flag come from Engine).
 	CPU, OS string

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/flipsight"
@@ -25,24 +26,19 @@ func (b *Bot) startPonder(m *match, i int, rev int64, req engines.PonderRequest)
 		return // the opponent has moved already, or the leg is over
 	}
 	key := legKey{m.id, i}
-	eng, err := b.eng.get(key)
-	if err != nil {
+	if m.sess == nil {
 		return
 	}
-	p, ok := eng.(engines.Ponderer)
-	if !ok {
-		return
-	}
+	s := m.sess.s
 	ls.stopPonder()
 	ctx, cancel := context.WithCancel(b.pondering)
 	ls.ponder, ls.ponderRev = cancel, rev
-	release := b.eng.hold(eng)
 	b.ponders.Add(1)
 	go func() {
 		defer b.ponders.Done()
-		defer release()
 		defer cancel()
-		if err := p.Ponder(ctx, req); err != nil {
+		// The session's close waits for this ponder.
+		if err := s.Ponder(ctx, key.leg, req); err != nil && !errors.Is(err, engines.ErrNoPonder) {
 			b.log.Debug("ponder failed", "match", key.match, "leg", key.leg, "err", err)
 		}
 	}()

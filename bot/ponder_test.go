@@ -74,7 +74,7 @@ func TestPondersOnTheOpponentsTime(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{modes: []othello.Mode{othello.Std}, oppLevel: 5})
 	eng := &ponderingEngine{t: t, active: map[int]context.Context{}}
-	br := startBot(t, fs, EngineFactory{Name: "pondering", Scope: Shared, New: func() (engines.Engine, error) { return eng, nil }},
+	br := startBot(t, fs, Engines{Name: "pondering", Provider: engines.Shared(eng)},
 		func(o *Options, _ *flipsight.Config) { o.Ponder = true })
 	waitOnline(t, fs, br)
 	id := challenge(t, fs, "house", othello.Std)
@@ -104,7 +104,7 @@ func TestNoPonderWhenOff(t *testing.T) {
 	t.Parallel()
 	fs := newFakeServer(t, serverOpts{modes: []othello.Mode{othello.Std}, oppLevel: 5})
 	eng := &ponderingEngine{t: t, active: map[int]context.Context{}}
-	br := startBot(t, fs, EngineFactory{Name: "pondering", Scope: Shared, New: func() (engines.Engine, error) { return eng, nil }}, nil)
+	br := startBot(t, fs, Engines{Name: "pondering", Provider: engines.Shared(eng)}, nil)
 	waitOnline(t, fs, br)
 	id := challenge(t, fs, "house", othello.Std)
 	requireClean(t, fs, fs.waitResult(t, id, 60*time.Second))

@@ -3,19 +3,30 @@
 // its sub-packages.
 //
 // Every engine answers a [Request] with a [Result] through the [Engine]
-// interface (engine.go, the package's one other file); the bot does not
-// know which kind it is talking to.
+// interface (engine.go); the bot does not know which kind it is talking
+// to.
+//
+// A match is a scope (session.go): a [Provider] opens one [Session] per
+// accepted match and the player closes it exactly once when the match
+// ends; which program plays which leg, its start-up ([Starter]) and its
+// replacement after a failure are the session's business. [Shared] (the
+// built-in engine), [PerMatch] (a JSON-line process per match) and
+// [PerLeg] (a process per leg: NBoard, Edax, Egaroucid) are the generic
+// providers; engines/route composes providers by mode and
+// engines/egaroucid's Pool is the appliance's std provider. pool.go holds
+// the house's one warm pool of started programs ([Pool]), bounded, used by
+// PerLeg on a PC and by Egaroucid's Pool on the device.
 //
 // The sub-packages:
 //
 //	engines/othello        the rules of all five modes on bitboards, notation, the API's engine request, perft
 //	engines/search         the built-in engine (PVS, exact solver, Multi-ProbCut)
 //	engines/eval           its evaluations; engines/eval/train makes their weights
-//	engines/route          an engine per game mode, over any engines
+//	engines/route          a provider per game mode, over any providers
 //	engines/jsonline       the adapter for the spec's JSON-line engines (--engine)
 //	engines/nboard         the adapter for NBoard engines (--nboard)
 //	engines/edax           Edax, as an NBoard engine (--edax)
-//	engines/egaroucid      Egaroucid for Console (--egaroucid) and its Pool of instances
+//	engines/egaroucid      Egaroucid for Console (--egaroucid) and its Pool, the std provider of the device
 //	engines/external       the adapter that the connector's flags ask for
 //	engines/proc           one external engine's process and its tree
 //	engines/sizing         memory and threads of the external engines for the machine

@@ -222,8 +222,9 @@ func eloStr(e float64) string {
 
 func isBuiltin(spec string) bool { return spec == "builtin" || strings.HasPrefix(spec, "builtin:") }
 
-// engineFactory reads an engine spec: builtin[:LEVEL] or a command.
-func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (arena.EngineFactory, string, error) {
+// engineFactory reads an engine spec: builtin[:LEVEL] (one search engine
+// shared by the side's matches) or a command (one process per match).
+func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (engines.Provider, string, error) {
 	if isBuiltin(spec) {
 		level := arena.LevelMax
 		if rest, ok := strings.CutPrefix(spec, "builtin:"); ok {
@@ -236,8 +237,7 @@ func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (arena.Engi
 		// One search engine per side, shared by that side's matches; each
 		// side gets half the cores.
 		maker := arena.NewEngines(0, 0)
-		return func() (engines.Engine, error) { return maker.At(level), nil },
-			fmt.Sprintf("builtin-%d", level), nil
+		return engines.Shared(maker.At(level)), fmt.Sprintf("builtin-%d", level), nil
 	}
 	probe, err := jsonline.New(jsonline.Options{Command: spec, Modes: []othello.Mode{mode}, Logger: log})
 	if err != nil {
@@ -252,7 +252,7 @@ func engineFactory(spec string, mode othello.Mode, log *slog.Logger) (arena.Engi
 	for len([]rune(name)) < 2 {
 		name += "_"
 	}
-	return func() (engines.Engine, error) {
+	return engines.PerMatch(func() (engines.Engine, error) {
 		return jsonline.New(jsonline.Options{Command: spec, Modes: []othello.Mode{mode}, Logger: log})
-	}, name, nil
+	}, log), name, nil
 }

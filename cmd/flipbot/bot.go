@@ -81,11 +81,17 @@ func connect(args []string, getenv func(string) string, stdout, stderr io.Writer
 	ctx, quit, stop := sigctx(context.Background(), log)
 	defer stop()
 
-	factory, err := engineFactory(cfg, log)
+	factory, closeEngines, err := engineFactory(cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "flipbot: %v\n", err)
 		return exitFailure
 	}
+	defer func() {
+		// After the bot: the warm engines of the per-leg adapters.
+		if err := closeEngines(); err != nil {
+			log.Warn("closing the engines", "err", err)
+		}
+	}()
 	// No rated game with a broken engine: it answers before the bot goes
 	// online, or flipbot exits 1 saying why.
 	if err := probeEngine(ctx, cfg, log); err != nil {
@@ -227,18 +233,21 @@ func probeEngine(ctx context.Context, cfg config.Bot, log *slog.Logger) error {
 	return nil
 }
 
-// engineFactory builds the engine the flags ask for: an external adapter,
-// or the built-in engine when no engine flag is given.
-func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) {
+// engineFactory builds the engines the flags ask for: an external
+// adapter's provider (engines/external), or the built-in engine shared by
+// every match when no engine flag is given. done closes what the provider
+// keeps warm; call it after the bot has stopped.
+func engineFactory(cfg config.Bot, log *slog.Logger) (f bot.Engines, done func() error, err error) {
+	none := func() error { return nil }
 	ext := externalConfig(cfg, log)
 	kind, err := ext.Kind()
 	if err != nil {
-		return bot.EngineFactory{}, err
+		return bot.Engines{}, none, err
 	}
 	if kind == external.None {
 		ev, err := eval.ByName(cfg.Eval)
 		if err != nil {
-			return bot.EngineFactory{}, fmt.Errorf("--eval: %w", err)
+			return bot.Engines{}, none, fmt.Errorf("--eval: %w", err)
 		}
 		eng := search.New(search.Options{Threads: cfg.Threads, HashMB: cfg.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10,
 			Logger: log.With("engine", "search")})
@@ -246,18 +255,17 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 		if name == "" {
 			name = eng.Name()
 		}
-		return bot.EngineFactory{Name: name, Scope: bot.Shared,
-			New: func() (engines.Engine, error) { return eng, nil }}, nil
+		return bot.Engines{Name: name, Provider: engines.Shared(eng)}, eng.Close, nil
 	}
 	if err := ext.Check(); err != nil {
-		return bot.EngineFactory{}, err
+		return bot.Engines{}, none, err
 	}
-	// An --engine engine keeps the spec's budget_ms itself; the others are
-	// timed by the bot's clock plan.
-	f := bot.EngineFactory{Name: cfg.EngineName, Scope: bot.PerMatch, New: ext.New, SpecTimed: kind == external.JSONLine}
-	if ext.PerLeg() {
-		f.Scope = bot.PerLeg
-	}
+	// An --engine engine keeps the spec's budget_ms itself and reads the
+	// wire request; the others are timed by the bot's clock plan. Per-leg
+	// engines are kept warm for two legs of each match at once.
+	spec := kind == external.JSONLine
+	provider, done := ext.Provider(2 * max(1, cfg.MaxMatches))
+	f = bot.Engines{Name: cfg.EngineName, Provider: provider, SpecTimed: spec, Wire: spec}
 	for _, m := range othello.AllModes() {
 		if ext.Supports(m) {
 			f.Modes = append(f.Modes, m)
@@ -270,7 +278,7 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (bot.EngineFactory, error) 
 	}
 	// The official connector reports practice only for its practice engine.
 	f.Practice = kind == external.JSONLine && strings.Contains(cfg.Engine, "bot_match_example_engine")
-	return f, nil
+	return f, done, nil
 }
 
 func osName() string {

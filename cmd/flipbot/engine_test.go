@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/config"
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 )
 
@@ -23,23 +23,29 @@ func TestEngineFactoryChoices(t *testing.T) {
 	tests := []struct {
 		name     string
 		cfg      config.Bot
-		scope    bot.Scope
+		perLeg   bool           // a warm pool, prewarmed
+		spec     bool           // SpecTimed, and the wire request built
 		modes    []othello.Mode // nil: all
 		practice bool
 		engName  string
 	}{
-		{name: "built-in", cfg: config.Bot{Threads: 1, HashMB: 4}, scope: bot.Shared},
-		{name: "built-in named", cfg: config.Bot{Threads: 1, HashMB: 4, EngineName: "Mine"}, scope: bot.Shared, engName: "Mine"},
-		{name: "json line", cfg: config.Bot{Engine: sh + " my_adapter.sh"}, scope: bot.PerMatch, modes: othello.AllModes(), engName: "custom (JSON line)"},
-		{name: "practice engine", cfg: config.Bot{Engine: sh + " tools/bot_match_example_engine.py"}, scope: bot.PerMatch,
+		{name: "built-in", cfg: config.Bot{Threads: 1, HashMB: 4}},
+		{name: "built-in named", cfg: config.Bot{Threads: 1, HashMB: 4, EngineName: "Mine"}, engName: "Mine"},
+		{name: "json line", cfg: config.Bot{Engine: sh + " my_adapter.sh"}, spec: true, modes: othello.AllModes(), engName: "custom (JSON line)"},
+		{name: "practice engine", cfg: config.Bot{Engine: sh + " tools/bot_match_example_engine.py"}, spec: true,
 			modes: othello.AllModes(), practice: true, engName: "custom (JSON line)"},
-		{name: "nboard", cfg: config.Bot{NBoard: sh, EngineName: "NTest"}, scope: bot.PerLeg, modes: []othello.Mode{othello.Std}, engName: "NTest"},
+		{name: "nboard", cfg: config.Bot{NBoard: sh, EngineName: "NTest"}, perLeg: true, modes: []othello.Mode{othello.Std}, engName: "NTest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := engineFactory(tt.cfg, log)
+			f, done, err := engineFactory(tt.cfg, log)
 			require.NoError(t, err)
-			assert.Equal(t, tt.scope, f.Scope)
+			defer func() { require.NoError(t, done()) }()
+			require.NotNil(t, f.Provider)
+			_, prewarmed := f.Provider.(engines.Prewarmer)
+			assert.Equal(t, tt.perLeg, prewarmed)
+			assert.Equal(t, tt.spec, f.SpecTimed)
+			assert.Equal(t, tt.spec, f.Wire)
 			if tt.modes == nil {
 				assert.Nil(t, f.Modes)
 			} else {
@@ -53,7 +59,7 @@ func TestEngineFactoryChoices(t *testing.T) {
 			}
 		})
 	}
-	_, err = engineFactory(config.Bot{Egaroucid: "/nonexistent/Egaroucid_for_Console.out"}, log)
+	_, _, err = engineFactory(config.Bot{Egaroucid: "/nonexistent/Egaroucid_for_Console.out"}, log)
 	assert.Error(t, err, "a missing engine binary fails at startup")
 }
 

@@ -39,14 +39,15 @@
 // waits for its ready answer with that check, so that a caller can check a
 // build with one process before it starts more.
 //
-// Several matches at once: a [Pool] runs at most a given number of
-// instances (the caller sizes them for the device's memory) and leases
-// them two at a time, one per leg, to each std match ([Pool.Open] when the
-// match's engine is made, [Pool.Take] at its start or first std move,
-// [Pool.Release] when its engine is closed: the last release is the
-// match's end), keeping them running between matches; a match that comes
-// while every slot is leased plays with the caller's other engine
-// ([Pool.Engine] returns nil). [Pool.Check] probes the build before the
+// Several matches at once: a [Pool] is the engines.Provider of std
+// matches: it runs at most a given number of instances (the caller sizes
+// them for the device's memory) in the house's one warm pool
+// (engines.Pool) and gives them two at a time, one per leg, to each std
+// match's session ([Pool.Open] when the match is accepted; the session's
+// Close, once, when it ends, gives them back running for the next match);
+// a match that comes while every slot is taken, or once Egaroucid is
+// refused, plays with the fallback provider's session (the built-in
+// engine). [Pool.Check] probes the build before the
 // bot goes online (one engine made as the pool makes them, asked for a
 // move, closed); [Pool.Probe] checks it with one process up front, kept
 // warm; an instance over its memory share refuses Egaroucid for good
@@ -54,7 +55,8 @@
 //
 // Files: engine.go ([Engine], [New], [Options], the process's start-up
 // and memory checks), answer.go (Egaroucid's lines: [ParseAnswer],
-// [BoardString]), allot.go ([Allotment]), pool.go ([Pool], [Lease]).
+// [BoardString]), allot.go ([Allotment]), pool.go ([Pool]), session.go (a std match's
+// session on the pool).
 //
 // It may import engines, engines/othello, engines/proc (the process) and
 // engines/internal/adapt (what the adapters share); its tests use the fake

@@ -28,141 +28,114 @@ type Instance interface {
 // the moves handle).
 const probeTimeout = 2 * time.Minute
 
-// Pool owns Egaroucid processes for std (the appliance's): at most slots
-// of them (the caller sizes them: the most that fit the device's memory
-// bound in whole matches, sizing.Pairs), leased two at a time, one per leg, to a std
-// match when it is accepted (or at its first std move), and kept running
-// between matches so that the next match does not wait for their
-// start-up. A std match that comes while every slot is leased plays both
-// its legs with the built-in engine: the two legs of a match always play
-// the same kind of engine, and a match keeps its kind to its end. The
-// build is checked up front, once the bot is online (Probe): one process first,
-// its memory read; one that takes more than its share (a stock Egaroucid)
-// is refused: every process is stopped and the built-in engine plays std
-// from then on. Safe for concurrent use.
+// Pool is the engines.Provider of std matches played with Egaroucid (the
+// appliance's): it keeps at most slots Egaroucid processes (the caller
+// sizes them: the most that fit the device's memory bound in whole
+// matches, sizing.Pairs) in an engines.Pool, warm between matches so that
+// the next match does not wait for their start-up. Open gives a std match
+// two of them, one per leg, for the match's session, which gives them back
+// at its Close. A std match that comes while every slot is taken plays
+// both its legs with fallback (the built-in engine): the two legs of a
+// match always play the same kind of engine, and a match keeps its kind
+// to its end (a failed leg keeps its Egaroucid: the adapter restarts a
+// process that died or overran at its next move). The build is checked
+// up front, once the bot is online (Probe): one process first, its memory
+// read; one that takes more than its share (a stock Egaroucid) is
+// refused: every process is stopped and fallback plays std from then on.
+// Safe for concurrent use.
 type Pool struct {
 	newEngine func() (Instance, error)
+	warm      *engines.Pool
+	fallback  engines.Provider
 	slots     int
 	log       *slog.Logger
 
 	mu     sync.Mutex
-	all    map[Instance]bool // engines made and not closed: idle and leased (at most slots)
-	idle   []Instance        // running (or restartable), leased to no match
-	leased int               // engines in leases
-	// builtins counts the leases not yet freed that play std with the
-	// built-in engine for lack of a free pair (describe).
+	leased int // engines in sessions not closed
+	// builtins counts the sessions not closed that play std with fallback
+	// for lack of a free pair (Describe).
 	builtins int
-	byMatch  map[int64]*Lease // the leases of the matches with an engine not yet closed
-	refused  error            // why Egaroucid is no longer used
+	refused  error // why Egaroucid is no longer used
 	closed   bool
 	// probing: the first process is being checked (probe); the processes
-	// of leases made meanwhile start once it has passed (pending).
+	// of sessions opened meanwhile start once it has passed (pending).
 	probing bool
 	pending []Instance
 	cancel  context.CancelFunc // ends the probe
 	probes  sync.WaitGroup
 }
 
-// Lease is what one std match plays with: two Egaroucid engines (legs 0 and
-// 1; one for a human match), or none (the built-in engine). It is the
-// match's from its first engine's making (Open) to its last engine's
-// close (Release): the bot makes a failed engine's replacement before it
-// closes the failed one, so the match keeps its lease, and its kind of
-// engine, to its end.
-type Lease struct {
-	match   int64
-	human   bool       // one leg: one Egaroucid
-	refs    int        // the match's engines not yet closed
-	taken   bool       // engines were leased (take)
-	engines []Instance // nil: the built-in engine (no slot was free, or not yet taken)
-	freed   bool
-	busy    bool // built-in because every pair was leased (counted in builtins)
-}
+var _ engines.Provider = (*Pool)(nil)
 
 // NewPool returns a pool of at most slots Egaroucid instances made by
 // newEngine (Egaroucid is refused for good when one takes more than its
-// memory share: ErrOverShare), logging to log. Close it when done.
-func NewPool(slots int, newEngine func() (Instance, error), log *slog.Logger) *Pool {
-	return &Pool{slots: slots, newEngine: newEngine, log: log, byMatch: map[int64]*Lease{}, all: map[Instance]bool{}}
+// memory share: ErrOverShare); fallback opens what plays std instead,
+// logging to log. Close it when done.
+func NewPool(slots int, newEngine func() (Instance, error), fallback engines.Provider, log *slog.Logger) *Pool {
+	warm := engines.NewPool(engines.PoolConfig{Max: slots, Logger: log,
+		New: func() (engines.Engine, error) { return newEngine() }})
+	return &Pool{newEngine: newEngine, warm: warm, fallback: fallback, slots: slots, log: log}
 }
 
 // Slots returns how many Egaroucid processes the pool runs at most.
 func (p *Pool) Slots() int { return p.slots }
 
-// Open returns match's lease, new or the one its earlier engine holds,
-// for one more engine of the match (release lets go of it).
-func (p *Pool) Open(match int64, human bool) *Lease {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.byMatch[match]
-	if l == nil {
-		l = &Lease{match: match, human: human}
-		p.byMatch[match] = l
-	}
-	l.refs++
-	return l
-}
-
-// Take leases the match's engines, once (a freed lease takes nothing): two
+// Open implements engines.Provider: the session of a std match, with two
 // Egaroucid engines (warm ones first) when two slots are free, one of them
-// given back at once for a human match, else the built-in engine; and logs
-// what the match plays std with. The Egaroucid processes are started (not
-// waited for; while the first process is being checked, once it has
-// passed).
-func (p *Pool) Take(l *Lease) {
+// given back at once for a human match, else with fallback's session; it
+// logs what the match plays std with. The Egaroucid processes are started
+// in the background (while the first process is being checked, once it
+// has passed).
+func (p *Pool) Open(ctx context.Context, m engines.MatchInfo) (engines.Session, error) {
+	fb, err := p.fallback.Open(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{p: p, m: m, fb: fb}
 	p.mu.Lock()
-	if l.taken || l.freed {
-		p.mu.Unlock()
-		return
-	}
-	l.taken = true
-	if p.refused == nil && !p.closed && p.slots-p.leased >= 2 {
-		for len(l.engines) < 2 && len(p.idle) > 0 {
-			l.engines = append(l.engines, p.idle[len(p.idle)-1])
-			p.idle = p.idle[:len(p.idle)-1]
-		}
-		for len(l.engines) < 2 && len(p.all) < p.slots {
-			e, err := p.newEngine()
-			if err != nil {
-				p.log.Warn("Egaroucid could not be made; std is played by the built-in engine for this match", "match", l.match, "err", err)
-				break
+	if p.refused == nil && !p.closed {
+		list, err := p.warm.Take(2)
+		switch {
+		case err == nil:
+			for _, e := range list {
+				s.engines = append(s.engines, e.(Instance))
 			}
-			p.all[e] = true
-			l.engines = append(l.engines, e)
-		}
-		if len(l.engines) < 2 {
-			p.idle = append(p.idle, l.engines...)
-			l.engines = nil
-		} else {
 			p.leased += 2
+		case !errors.Is(err, engines.ErrPoolFull):
+			p.log.Warn("Egaroucid could not be made; std is played by the built-in engine for this match", "match", m.ID, "err", err)
 		}
 	}
-	if l.engines == nil && p.refused == nil && !p.closed {
-		l.busy = true
+	if s.engines == nil && p.refused == nil && !p.closed {
+		s.busy = true
 		p.builtins++
 	}
 	var start []Instance
 	if p.probing {
-		p.pending = append(p.pending, l.engines...) // started once the first one has passed its check
+		p.pending = append(p.pending, s.engines...) // started once the first one has passed its check
 	} else {
-		start = l.engines
+		start = s.engines
 	}
-	if l.human && len(l.engines) == 2 {
-		p.idle = append(p.idle, l.engines[1]) // started like the other, warm for the next match
-		l.engines = l.engines[:1]
+	if m.Human && len(s.engines) == 2 {
+		p.warm.Put(s.engines[1]) // started like the other, warm for the next match
+		s.engines = s.engines[:1]
 		p.leased--
 	}
 	switch {
-	case l.engines != nil:
-		p.log.Info("std match plays with Egaroucid", "match", l.match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
+	case s.engines != nil:
+		p.log.Info("std match plays with Egaroucid", "match", m.ID, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
 	case p.refused != nil:
-		p.log.Info("std match plays with the built-in engine: Egaroucid was refused", "match", l.match)
+		p.log.Info("std match plays with the built-in engine: Egaroucid was refused", "match", m.ID)
 	default:
 		p.log.Info("std match plays both legs with the built-in engine: every Egaroucid slot is taken by another match",
-			"match", l.match, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
+			"match", m.ID, "egaroucid_matches", p.leased/2, "egaroucid_max_matches", p.slots/2)
 	}
 	p.mu.Unlock()
-	p.start(start)
+	s.asks.Add(1)
+	go func() {
+		defer s.asks.Done()
+		p.start(start)
+	}()
+	return s, nil
 }
 
 func (p *Pool) start(list []Instance) {
@@ -180,18 +153,18 @@ func (p *Pool) start(list []Instance) {
 // first std move. The process is kept, warm, for the first std match.
 func (p *Pool) Probe(ctx context.Context) {
 	p.mu.Lock()
-	if p.refused != nil || p.closed || p.probing || len(p.all) >= p.slots {
+	if live, _ := p.warm.Counts(); p.refused != nil || p.closed || p.probing || live >= p.slots {
 		p.mu.Unlock()
 		return
 	}
-	e, err := p.newEngine()
+	list, err := p.warm.Take(1)
 	if err != nil {
 		p.mu.Unlock()
 		p.log.Warn("Egaroucid could not be made", "err", err)
 		return
 	}
-	p.all[e] = true
-	p.idle = append(p.idle, e)
+	e := list[0].(Instance)
+	p.warm.Put(e) // warm for the first std match, which may take it while it is checked
 	p.probing = true
 	ctx, p.cancel = context.WithTimeout(ctx, probeTimeout)
 	cancel := p.cancel
@@ -268,56 +241,20 @@ func (p *Pool) Check(ctx context.Context, timeout time.Duration) error {
 	return nil
 }
 
-// Engine returns the Egaroucid engine of a leg of the lease, or nil when
-// the built-in engine plays it (a built-in lease, or Egaroucid refused).
-func (p *Pool) Engine(l *Lease, leg int) Instance {
+// release gives back the engines of a closed session, still running.
+func (p *Pool) release(s *session) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(l.engines) == 0 || p.refused != nil || p.closed || l.freed {
-		return nil
-	}
-	return l.engines[(leg&1)%len(l.engines)]
-}
-
-// BuiltinOnly reports whether the lease plays std with the built-in
-// engine (no slot was free for its match when it was taken).
-func (p *Pool) BuiltinOnly(l *Lease) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return l.taken && l.engines == nil
-}
-
-// Release lets go of one engine's hold on its match's lease: when the
-// match's last engine is closed (its end), the lease is freed.
-func (p *Pool) Release(l *Lease) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if l.refs--; l.refs <= 0 {
-		p.free(l)
-	}
-}
-
-// free returns a lease's engines to the idle list, still running (p.mu
-// held).
-func (p *Pool) free(l *Lease) {
-	if l.freed {
-		return
-	}
-	l.freed = true
-	if p.byMatch[l.match] == l {
-		delete(p.byMatch, l.match)
-	}
-	if l.busy {
+	if s.busy {
 		p.builtins--
 	}
-	if l.engines == nil {
-		return
-	}
-	p.leased -= len(l.engines)
+	p.leased -= len(s.engines)
 	if p.refused != nil || p.closed {
 		return // closed with the rest
 	}
-	p.idle = append(p.idle, l.engines...)
+	for _, e := range s.engines {
+		p.warm.Put(e)
+	}
 }
 
 // Refuse stops using Egaroucid for good (a build over its memory share):
@@ -329,10 +266,10 @@ func (p *Pool) Refuse(err error) {
 		return
 	}
 	p.refused = err
-	list := p.takeAll()
+	p.pending = nil
 	p.mu.Unlock()
 	p.log.Error("Egaroucid refused: std is played by the built-in engine from now on", "err", err)
-	closeAll(list, p.log)
+	_ = p.warm.Close()
 }
 
 // Describe names what plays std now, for FlipSight's environment.engine
@@ -363,40 +300,26 @@ func (p *Pool) Refused() error {
 func (p *Pool) Close() {
 	p.mu.Lock()
 	p.closed = true
-	list := p.takeAll()
+	p.pending = nil
 	if p.cancel != nil {
 		p.cancel()
 	}
 	p.mu.Unlock()
-	closeAll(list, p.log)
+	_ = p.warm.Close()
 	p.probes.Wait()
 }
 
-// takeAll empties the pool (p.mu held) and returns every engine, idle or
-// leased, to be closed; the leases then play the built-in engine (engine
-// returns nil once refused or closed).
-func (p *Pool) takeAll() []Instance {
-	list := make([]Instance, 0, len(p.all))
-	for e := range p.all {
-		list = append(list, e)
-	}
-	clear(p.all)
-	p.idle = nil
-	p.pending = nil
-	return list
-}
-
-// Counts returns the engines made and not closed, and those leased.
+// Counts returns the engines made and not closed, and those in sessions.
 func (p *Pool) Counts() (live, leased int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.all), p.leased
+	live, _ = p.warm.Counts()
+	return live, p.leased
 }
 
-func closeAll(list []Instance, log *slog.Logger) {
-	for _, e := range list {
-		if err := e.Close(); err != nil {
-			log.Warn("closing Egaroucid", "err", err)
-		}
-	}
+// isClosed reports whether Close was called.
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }

@@ -3,12 +3,11 @@
 // --nboard-depth (NBoard), --edax and --edax-eval (Edax), --egaroucid
 // (Egaroucid for Console).
 //
-// The bot asks [Config.PerLeg] how many instances to make: a JSON-line
-// engine is one process per match, shared by both legs (one instance per
-// match); the others are one process per leg (one instance per leg). Each
-// instance starts its process at [Starter.Start] (the bot calls it when it
-// accepts a match) or at its first move, and must be closed when the match
-// (or leg) is over.
+// [Config.Provider] gives the bot its engines: a JSON-line engine is one
+// process per match, shared by both legs (engines.PerMatch); the others
+// are one process per leg (engines.PerLeg), kept warm between matches in
+// an engines.Pool. Each instance starts its process at Start (the session
+// calls it when the match is opened) or at its first move.
 //
 // Edax and Egaroucid are sized to the machine (engines/sizing): their
 // threads are each leg's share of the cores and their tables the largest
@@ -160,6 +159,19 @@ func (c Config) Kind() (Kind, error) {
 func (c Config) PerLeg() bool {
 	k, _ := c.Kind()
 	return k != JSONLine
+}
+
+// Provider returns the provider of the configured engine's sessions: one
+// instance per match for a JSON-line engine, else one per leg from a warm
+// pool keeping up to warm instances running between matches (two per match
+// the bot plays at once), prewarmed for the first match. Call done after
+// the bot has stopped: it closes the warm instances.
+func (c Config) Provider(warm int) (p engines.Provider, done func() error) {
+	if !c.PerLeg() {
+		return engines.PerMatch(c.New, c.Logger), func() error { return nil }
+	}
+	pool := engines.NewPool(engines.PoolConfig{New: c.New, Keep: max(1, warm), Logger: c.Logger})
+	return engines.PerLeg(pool), pool.Close
 }
 
 // Supports reports whether the configured engine plays mode: every mode

@@ -131,8 +131,10 @@ func playMatch(t *testing.T, cfg external.Config, wantDepth bool) {
 		}
 		return cfg.New()
 	}
+	pool := engines.NewPool(engines.PoolConfig{New: newEngine, Keep: 2, Logger: log})
+	defer func() { _ = pool.Close() }() // after the bot: the warm engines
 	b, err := bot.New(bot.Options{Client: client, MaxMatches: 1, Logger: log, MoveDetail: true,
-		Engine: bot.EngineFactory{Name: "real", Scope: bot.PerLeg, Modes: []othello.Mode{othello.Std}, New: newEngine}})
+		Engine: bot.Engines{Name: "real", Modes: []othello.Mode{othello.Std}, Provider: engines.PerLeg(pool)}})
 	require.NoError(t, err)
 	botCtx, stopBot := context.WithCancel(ctx)
 	ran := make(chan error, 1)

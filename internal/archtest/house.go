@@ -190,7 +190,7 @@ func House() Table {
 				Why:     "the built-in engine's Multi-ProbCut calibration and the Go tables it writes (flipengine probcut), out of the search package that reads them"},
 			{Pkg: route, Layer: LayerBase,
 				Imports: []string{engines, othello},
-				Why:     "an engine per game mode, over any engines"},
+				Why:     "a provider per game mode, over any providers"},
 			{Pkg: sizing, Layer: LayerBase,
 				Why: "memory and threads of the external engines from the machine: the standard library only"},
 			{Pkg: proc, Layer: LayerBase,

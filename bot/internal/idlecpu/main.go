@@ -45,7 +45,7 @@ func main() {
 	}
 	eng := search.New(search.Options{Threads: 1, HashMB: 16})
 	b, err := bot.New(bot.Options{Client: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Engine: bot.EngineFactory{Name: eng.Name(), New: func() (engines.Engine, error) { return eng, nil }}})
+		Engine: bot.Engines{Name: eng.Name(), Provider: engines.Shared(eng)}})
 	if err != nil {
 		fail(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/arena/arenatest"
-	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
@@ -206,11 +205,11 @@ type lateEngine struct {
 }
 
 // Start starts the engine's process ahead of its first move, when it has
-// one to start: the bot starts a bot.Starter in the background when a match
+// one to start: a session starts an engines.Starter in the background when a match
 // is accepted and after a failure, and a wrapper that hid it would make
 // every move pay the process's start-up from its budget.
 func (e lateEngine) Start() error {
-	if s, ok := e.Engine.(bot.Starter); ok {
+	if s, ok := e.Engine.(engines.Starter); ok {
 		return s.Start()
 	}
 	return nil

@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/arena/arenatest"
-	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
@@ -135,7 +134,7 @@ func TestLateEngineKeepsTheStarter(t *testing.T) {
 	var late atomic.Int64
 	var started atomic.Int32
 	var e engines.Engine = lateEngine{Engine: starting{started: &started}, late: &late}
-	s, ok := e.(bot.Starter)
+	s, ok := e.(engines.Starter)
 	require.True(t, ok, "the bot starts it ahead of its moves")
 	require.NoError(t, s.Start())
 	assert.Equal(t, int32(1), started.Load())

@@ -82,10 +82,11 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (err error) {
 	base := sample()
 
 	tr := &http.Transport{MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: 30 * time.Second}
-	b, err := newBot(cfg, ep.URL()+arena.APIPath, &http.Client{Transport: tr}, engineBin, c, log)
+	b, closeEngines, err := newBot(cfg, ep.URL()+arena.APIPath, &http.Client{Transport: tr}, engineBin, c, log)
 	if err != nil {
 		return err
 	}
+	defer func() { _ = closeEngines() }() // after the bot: the warm engine processes
 	bctx, bcancel := context.WithCancel(ctx)
 	defer bcancel()
 	runDone := make(chan error, 1)
@@ -239,29 +240,32 @@ func newArena(cfg config, log *slog.Logger) (*arena.Server, error) {
 
 // newBot returns the bot under test: the API at apiURL through hc, an
 // external engine process per leg (engineBin), its late moves counted.
-func newBot(cfg config, apiURL string, hc *http.Client, engineBin string, c *counters, log *slog.Logger) (*bot.Bot, error) {
+func newBot(cfg config, apiURL string, hc *http.Client, engineBin string, c *counters, log *slog.Logger) (*bot.Bot, func() error, error) {
 	tok, err := flipsight.NewToken(token)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cl, err := flipsight.NewClient(flipsight.Config{APIURL: apiURL, Token: tok, HTTPClient: hc})
 	if err != nil {
-		return nil, fmt.Errorf("client: %w", err)
+		return nil, nil, fmt.Errorf("client: %w", err)
 	}
 	engLog := log.With("side", "engine")
+	pool := engines.NewPool(engines.PoolConfig{Keep: 2 * atOnce, Logger: engLog, New: func() (engines.Engine, error) {
+		e, err := jsonline.New(jsonline.Options{Command: engineBin + " engine -threads 1 -hash 16", Logger: engLog})
+		if err != nil {
+			return nil, err
+		}
+		return lateEngine{Engine: e, late: &c.engineLate}, nil
+	}})
 	b, err := bot.New(bot.Options{
 		Client: cl, CPU: "soak", MaxThink: cfg.MaxThink, MaxMatches: atOnce, Logger: log.With("side", "bot"),
 		MoveDetail: true, // every move line carries its "source"
-		Engine: bot.EngineFactory{Name: "flipengine", Scope: bot.PerLeg, New: func() (engines.Engine, error) {
-			e, err := jsonline.New(jsonline.Options{Command: engineBin + " engine -threads 1 -hash 16", Logger: engLog})
-			if err != nil {
-				return nil, err
-			}
-			return lateEngine{Engine: e, late: &c.engineLate}, nil
-		}},
+		// One process per leg, kept warm (as flipbot's per-leg adapters);
+		// the JSON-line adapter reads the wire request.
+		Engine: bot.Engines{Name: "flipengine", Wire: true, Provider: engines.PerLeg(pool)},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("bot: %w", err)
+		return nil, nil, fmt.Errorf("bot: %w", err)
 	}
-	return b, nil
+	return b, pool.Close, nil
 }
