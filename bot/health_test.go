@@ -56,11 +56,19 @@ func TestFailingEngineStopsTheBotAccepting(t *testing.T) {
 	assert.Positive(t, res.Moves.Fallbacks[CauseFailed])
 
 	logs := br.logs.String()
-	assert.Equal(t, 1, strings.Count(logs, `level=WARN msg="playing a fallback move"`),
-		"the first fallback of its cause in the match at the default level, the rest at debug")
+	// Under load the clock can also fall to the reserve (cause no_time):
+	// each cause is told once at the default level, the rest at debug.
+	warned := map[string]int{}
+	for _, m := range regexp.MustCompile(`level=WARN msg="playing a fallback move" .*?cause=(\w+)`).FindAllStringSubmatch(logs, -1) {
+		warned[m[1]]++
+	}
+	assert.Equal(t, 1, warned[CauseFailed], "the first fallback of its cause in the match at the default level, the rest at debug")
+	for cause, n := range warned {
+		assert.Equal(t, 1, n, "cause %s told once at the default level", cause)
+	}
 	assert.Contains(t, logs, `cause=failed reason="engine failed" err="engine crashed"`)
 	assert.Contains(t, logs, "engine failing: accepting no new matches")
-	assert.Regexp(t, `msg="match finished".* moves="0 engine, \d+ forced, \d+ fallback \(failed \d+\)"`, logs)
+	assert.Regexp(t, `msg="match finished".* moves="0 engine, \d+ forced, \d+ fallback \(failed \d+[^)]*\)"`, logs)
 	waitFor(t, 5*time.Second, "the environment report", func() bool {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()

@@ -144,7 +144,8 @@ func connect(args []string, getenv func(string) string, stdout, stderr io.Writer
 	defer cancel(nil)
 	if cfg.MaxRuntime > 0 {
 		// --max-runtime is a bound: the running matches are not waited for.
-		t := time.AfterFunc(cfg.MaxRuntime, func() { b.Stop(); cancel(errMaxRuntime) })
+		// The cause is set before the stop, which can end Run at once.
+		t := time.AfterFunc(cfg.MaxRuntime, func() { cancel(errMaxRuntime); b.Stop() })
 		defer t.Stop()
 	}
 	quitDone := make(chan struct{})
