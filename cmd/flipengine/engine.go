@@ -234,7 +234,10 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 	// shorter think after a collision.
 	remaining := max(time.Duration(req.RemainingMS)*time.Millisecond-c.others, time.Millisecond)
 	overhead = c.over.Estimate()
-	p := timeplan.Plan(m, timeplan.Clock{Remaining: remaining, Cap: time.Duration(req.BudgetMS) * time.Millisecond, Overhead: overhead})
+	// budget_ms is the connector's wait: past it the leg is lost, so the
+	// plan's cap keeps the reply's margin back from it.
+	wait := time.Duration(req.BudgetMS) * time.Millisecond
+	p := timeplan.Plan(m, timeplan.Clock{Remaining: remaining, Cap: max(wait-timeplan.ReplyMargin(wait), time.Millisecond), Overhead: overhead})
 	c.planned = p.Limit
 	budget = p.Limit
 	for ok, l := range c.legs {

@@ -30,6 +30,12 @@ func TestLegClocksPlanWithTheClocksFall(t *testing.T) {
 	second, _ := c.plan(req, t0.Add(first+2*time.Second))
 	assert.Less(t, second, first, "the time outside the engine is reserved for the moves left")
 	assert.Greater(t, c.over.Estimate(), 400*time.Millisecond)
+	// budget_ms is the connector's wait, past which the leg is lost: the
+	// plan keeps the reply's margin back from it.
+	short := req
+	short.MatchID, short.RemainingMS, short.BudgetMS = 70, 60000, 1000
+	sb, _ := c.plan(short, t0.Add(first))
+	assert.Equal(t, 800*time.Millisecond, sb)
 	// The clock nearly out: still a move, at once.
 	req.RemainingMS = 300
 	b, _ := c.plan(req, t0.Add(time.Minute))

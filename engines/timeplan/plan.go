@@ -141,6 +141,17 @@ func Plan(m Moves, c Clock) Move {
 	return Move{Target: min(share, limit), Limit: limit, Spare: spare}
 }
 
+// ReplyMargin is what a plan keeps back from a wait that ends the move
+// for good — the spec's budget_ms, past which the connector kills an
+// --engine engine and the leg is lost on time — for the answer to come
+// back in time: a tenth of the wait, at least 200 ms (the writing of the
+// answer, and the late stop of a search on a starved machine: at a load
+// of 30–40 on two cores, searches planned to the last 25 ms of a 10 s
+// budget_ms answered late and lost legs).
+func ReplyMargin(wait time.Duration) time.Duration {
+	return max(200*time.Millisecond, wait/10)
+}
+
 // ForRequest plans the move of req as an engine asked by the bot (or an
 // adapter) sees it: the request's Budget is the cap, its Remaining the
 // clock, its Overhead the overhead: the same plan as the caller's, whose

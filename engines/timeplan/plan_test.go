@@ -99,6 +99,11 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+func TestReplyMargin(t *testing.T) {
+	assert.Equal(t, 200*ms, ReplyMargin(time.Second))
+	assert.Equal(t, time.Second, ReplyMargin(10*time.Second))
+}
+
 func TestForRequest(t *testing.T) {
 	pos := withEmpties(t, othello.Std, 40)
 	mover := Plan(Count(pos), Clock{Remaining: 30 * time.Second, Cap: 10 * time.Second, Overhead: 40 * ms})
