@@ -144,3 +144,37 @@ func TestLegClocksAStaleClock(t *testing.T) {
 	assert.Equal(t, min(want, shared.legs[[2]int64{3, 1}].planned), stale, "planned on 12 s less the 6 s answer of the other leg")
 	assert.Less(t, stale, b)
 }
+
+// TestLegClocksLeaveTheWaitingLegItsClock: leg 0 answered 5 s ago with 8 s
+// left after its think; it may have been waiting since (the arena's
+// connector does not queue the legs' requests fairly: a leg waited
+// through two long answers of the other and lost on time). Leg 1's answer
+// leaves it three quarters of that: at most (8 s − 5 s) / 4.
+func TestLegClocksLeaveTheWaitingLegItsClock(t *testing.T) {
+	c := newLegClocks()
+	t0 := time.Unix(1000, 0)
+	// Leg 0 near its solve, so that its own plan is large.
+	late := othello.New(othello.Std)
+	for late.Empties().Count() > 20 && !late.GameOver() {
+		mv := othello.Pass
+		if legal := late.LegalMoves(); len(legal) > 0 {
+			mv = legal[0]
+		}
+		var err error
+		late, err = late.Play(mv)
+		require.NoError(t, err)
+	}
+	leg0 := othello.NewEngineRequest(late)
+	leg0.MatchID, leg0.RemainingMS, leg0.BudgetMS = 4, 9000, 8250
+	leg1 := othello.NewEngineRequest(othello.New(othello.Std))
+	leg1.MatchID, leg1.Leg, leg1.RemainingMS, leg1.BudgetMS = 4, 1, 60000, 10000
+	_, _ = c.plan(leg0, t0)
+	c.answered(leg0, time.Second, t0.Add(time.Second))
+	b, _ := c.plan(leg1, t0.Add(6*time.Second))
+	require.Greater(t, c.legs[[2]int64{4, 0}].planned, time.Second)
+	assert.Equal(t, 750*time.Millisecond, b)
+	// Once leg 0's clock would have run out, it has ended (or is not
+	// waiting): its own plan alone bounds leg 1.
+	b, _ = c.plan(leg1, t0.Add(10*time.Second))
+	assert.Greater(t, b, 750*time.Millisecond)
+}
