@@ -173,7 +173,7 @@ func protocolRequest(pos othello.Position, req othello.EngineRequest, budget, ov
 // so that it cannot eat a leg's clock, no answer is planned longer than
 // the budget the plan last gave each other leg heard of within shareWindow
 // (its own plan, before this bound: bounds taken from each other would
-// only ever fall), nor than a quarter of what that leg's clock would be
+// only ever fall), nor than half of what that leg's clock would be
 // had it waited since its last answer: the arena's connector does not
 // queue the legs' requests fairly, and one leg waited through two long
 // answers of the other and lost on time.
@@ -249,9 +249,9 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 		budget = min(budget, l.planned)
 		// The other leg may have been waiting since its last answer (its
 		// opponent answering at once, a connector that does not queue its
-		// requests fairly): it keeps at least three quarters of that clock.
+		// requests fairly): it keeps at least half of that clock.
 		if left := time.Duration(l.remainingMS)*time.Millisecond - l.think - now.Sub(l.at); left > 0 {
-			budget = min(budget, left/4)
+			budget = min(budget, left/2)
 		}
 	}
 	return max(budget, time.Millisecond), overhead
