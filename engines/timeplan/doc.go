@@ -17,8 +17,8 @@
 //     it is ([engines.SpecBudget]); this package never shapes it.
 //
 // The rule: the mover's own moves left ([Count]) are each reserved half
-// again the measured per-move overhead, and the spec's 0.75 s and a
-// quarter second once ([Reserve]); the rest (the spare time) is shared among the moves that
+// again the measured per-move overhead, and the spec's 0.75 s once
+// ([Reserve]); the rest (the spare time) is shared among the moves that
 // still need a search: the own moves before the endgame solve (20 empties
 // on 8×8, 16 on 10×10) plus [SolveShares] for the solve itself. A move
 // aims at its share and may take twice it, never more than three quarters

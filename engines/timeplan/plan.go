@@ -22,11 +22,6 @@ const (
 	// the Limit's three quarters of it): what a move leaves, the next
 	// plans with.
 	SolveShares = 1
-	// Safety is kept back once beyond the spec's 0.75 s: the end of a leg
-	// for an engine that stops a little late (10 % and 20 ms past its
-	// think) or a last move's overhead above the estimate, so that the
-	// clock stays above the bot's fallback margin.
-	Safety = 250 * time.Millisecond
 	// DefaultThink is the budget of a request whose clock is unknown and
 	// that has no cap (a request made off the API).
 	DefaultThink = 10 * time.Second
@@ -107,13 +102,13 @@ type Move struct {
 }
 
 // Reserve is the part of the clock no think may use: the spec's 0.75 s
-// and Safety once, and half again the per-move overhead for each own move
+// once, and half again the per-move overhead for each own move
 // left (the estimate lags a machine that is getting slower).
 func Reserve(m Moves, overhead time.Duration) time.Duration {
 	if overhead <= 0 {
 		overhead = DefaultOverhead
 	}
-	return engines.SpecMargin + Safety + time.Duration(max(m.Own, 1))*overhead*3/2
+	return engines.SpecMargin + time.Duration(max(m.Own, 1))*overhead*3/2
 }
 
 // Plan returns how long the move with m left may think on clock c (see

@@ -74,21 +74,21 @@ func TestPlan(t *testing.T) {
 		c    Clock
 		want Move
 	}{
-		// reserve = 0.75 s + 0.25 s + 31 × 150 ms = 5.65 s; spare 54.35 s over 21 moves; the budget twice that.
-		{"std opening at 60 s", std60, Clock{Remaining: time.Minute}, Move{Target: 2588095238, Limit: 5176190476, Spare: 54350 * ms}},
-		// The measured overhead, not the default: 1 s + 31 × 30 ms = 1.93 s.
-		{"a measured overhead", std60, Clock{Remaining: time.Minute, Overhead: 20 * ms}, Move{Target: 2765238095, Limit: 5530476190, Spare: 58070 * ms}},
-		{"the cap bounds the budget", std60, Clock{Remaining: time.Minute, Cap: time.Second}, Move{Target: time.Second, Limit: time.Second, Spare: 54350 * ms}},
-		// reserve 1 s + 11 × 150 ms = 2.65 s: the solve may aim at the whole spare, within three quarters.
-		{"the solve", std20, Clock{Remaining: 10 * time.Second}, Move{Target: 5512500 * time.Microsecond, Limit: 5512500 * time.Microsecond, Spare: 7350 * ms}},
-		// reserve 1 s + 49 × 150 ms = 8.35 s; 51.65 s over 41 moves.
-		{"grand opening at 60 s", grand96, Clock{Remaining: time.Minute}, Move{Target: 1259756097, Limit: 2519512194, Spare: 51650 * ms}},
-		{"huge clock: the spec's bound", std20, Clock{Remaining: time.Hour, Cap: 300 * time.Second}, Move{Target: 300 * time.Second, Limit: 300 * time.Second, Spare: time.Hour - 2650*ms}},
+		// reserve = 0.75 s + 31 × 150 ms = 5.4 s; spare 54.6 s over 21 moves; the budget twice that.
+		{"std opening at 60 s", std60, Clock{Remaining: time.Minute}, Move{Target: 2600 * ms, Limit: 5200 * ms, Spare: 54600 * ms}},
+		// The measured overhead, not the default: 0.75 s + 31 × 30 ms = 1.68 s.
+		{"a measured overhead", std60, Clock{Remaining: time.Minute, Overhead: 20 * ms}, Move{Target: 2777142857, Limit: 5554285714, Spare: 58320 * ms}},
+		{"the cap bounds the budget", std60, Clock{Remaining: time.Minute, Cap: time.Second}, Move{Target: time.Second, Limit: time.Second, Spare: 54600 * ms}},
+		// reserve 0.75 s + 11 × 150 ms = 2.4 s: the solve may aim at the whole spare, within three quarters.
+		{"the solve", std20, Clock{Remaining: 10 * time.Second}, Move{Target: 5700 * ms, Limit: 5700 * ms, Spare: 7600 * ms}},
+		// reserve 0.75 s + 49 × 150 ms = 8.1 s; 51.9 s over 41 moves.
+		{"grand opening at 60 s", grand96, Clock{Remaining: time.Minute}, Move{Target: 1265853658, Limit: 2531707316, Spare: 51900 * ms}},
+		{"huge clock: the spec's bound", std20, Clock{Remaining: time.Hour, Cap: 300 * time.Second}, Move{Target: 300 * time.Second, Limit: 300 * time.Second, Spare: time.Hour - 2400*ms}},
 		{"low clock: panic, the reserve is all there is", std60, Clock{Remaining: 5 * time.Second}, Move{}},
-		// spare = 2.75 s − 2.65 s = 100 ms: three quarters is 75 ms ≥ MinThink.
-		{"low clock: still a short think", std20, Clock{Remaining: 2750 * ms}, Move{Target: 75 * ms, Limit: 75 * ms, Spare: 100 * ms}},
-		{"low clock: too little to ask", std20, Clock{Remaining: 2700 * ms}, Move{Spare: 50 * ms}},
-		{"a cap below MinThink is the user's", std60, Clock{Remaining: time.Minute, Cap: 30 * ms}, Move{Target: 30 * ms, Limit: 30 * ms, Spare: 54350 * ms}},
+		// spare = 2.5 s − 2.4 s = 100 ms: three quarters is 75 ms ≥ MinThink.
+		{"low clock: still a short think", std20, Clock{Remaining: 2500 * ms}, Move{Target: 75 * ms, Limit: 75 * ms, Spare: 100 * ms}},
+		{"low clock: too little to ask", std20, Clock{Remaining: 2450 * ms}, Move{Spare: 50 * ms}},
+		{"a cap below MinThink is the user's", std60, Clock{Remaining: time.Minute, Cap: 30 * ms}, Move{Target: 30 * ms, Limit: 30 * ms, Spare: 54600 * ms}},
 		{"unknown clock: the cap", std60, Clock{Cap: 2 * time.Second}, Move{Target: 2 * time.Second, Limit: 2 * time.Second}},
 		{"unknown clock, no cap", std60, Clock{}, Move{Target: DefaultThink, Limit: DefaultThink}},
 	}

@@ -12,6 +12,10 @@ const (
 	// minThink is the least think an engine is asked for while its budget
 	// allows it (an engine always answers; the budget decides).
 	minThink = 50 * time.Millisecond
+	// panicThink is the think asked for when the plan has none to give
+	// (its panic mode: the clock is down to the reserve for the moves
+	// left): an answer at once.
+	panicThink = 10 * time.Millisecond
 	// AnswerAllowance is how long past its planned think time an engine
 	// may take to answer (to stop its search and write the move) before
 	// the adapter gives up on it.
@@ -29,13 +33,18 @@ const (
 // ThinkTime is the time an engine should search for req: the think of the
 // one clock plan (timeplan.ForRequest, the request's Budget as its cap),
 // never more than the budget less margin (the time to stop the search and
-// read the answer), and at least minThink (or half the budget, when that
-// is less).
+// read the answer), and at least minThink (10 ms in the plan's panic
+// mode), or half the budget when that is less.
 func ThinkTime(req engines.Request, margin time.Duration) time.Duration {
 	budget := Budget(req)
-	think := min(timeplan.ForRequest(req).Target, budget-margin)
+	p := timeplan.ForRequest(req)
+	think := min(p.Target, budget-margin)
 	if think < minThink {
-		think = min(minThink, budget/2)
+		floor := minThink
+		if p.Limit == 0 {
+			floor = panicThink
+		}
+		think = min(floor, budget/2)
 	}
 	return think
 }
