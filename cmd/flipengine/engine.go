@@ -187,8 +187,9 @@ type legClocks struct {
 	legs map[[2]int64]legClock // (match_id, leg) → its last request
 	busy time.Duration         // the time spent answering, all legs
 	// planned is the plan's budget for the request last planned, others
-	// the other legs' answers between its leg's previous answer and it.
-	planned, others time.Duration
+	// the other legs' answers between its leg's previous answer and it,
+	// clock the clock it was planned on.
+	planned, others, clock time.Duration
 }
 
 // legClock is one leg's last request.
@@ -198,6 +199,7 @@ type legClock struct {
 	at          time.Time     // when the answer was written
 	busyAt      time.Duration // legClocks.busy then
 	othersAt    time.Duration // the other legs' answers between the leg's previous answer and this request
+	clock       time.Duration // the clock it was planned on: remaining_ms less a stale stamp's wait
 	planned     time.Duration // the plan's budget for it, before the other legs' bound
 }
 
@@ -235,6 +237,7 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 	// clock less that wait, which costs a stamp made at the write only a
 	// shorter think after a collision.
 	remaining := max(time.Duration(req.RemainingMS)*time.Millisecond-c.others, time.Millisecond)
+	c.clock = remaining
 	overhead = c.over.Estimate()
 	// budget_ms is the connector's wait: past it the leg is lost, so the
 	// plan's cap keeps the reply's margin back from it.
@@ -250,7 +253,7 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 		// The other leg may have been waiting since its last answer (its
 		// opponent answering at once, a connector that does not queue its
 		// requests fairly): it keeps at least half of that clock.
-		if left := time.Duration(l.remainingMS)*time.Millisecond - l.think - now.Sub(l.at); left > 0 {
+		if left := l.clock - l.think - now.Sub(l.at); left > 0 {
 			budget = min(budget, left/2)
 		}
 	}
@@ -268,5 +271,5 @@ func (c *legClocks) answered(req othello.EngineRequest, think time.Duration, now
 	}
 	c.busy += think
 	c.legs[[2]int64{req.MatchID, int64(req.Leg)}] = legClock{remainingMS: req.RemainingMS, think: think, at: now,
-		busyAt: c.busy, othersAt: c.others, planned: c.planned}
+		busyAt: c.busy, othersAt: c.others, planned: c.planned, clock: c.clock}
 }
