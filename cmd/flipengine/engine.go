@@ -169,14 +169,14 @@ func protocolRequest(pos othello.Position, req othello.EngineRequest, budget, ov
 // used). A connector that stamps remaining_ms when it writes the line shows
 // the wait in the next request's clock, one that stamps it at the turn's
 // start in this one's: so the other legs' answers both before the last
-// request and since its answer are taken off. The wait is paid once, from the remaining clock the next plan reads; and
-// so that it cannot eat a leg's clock, no answer is planned longer than
-// the budget the plan last gave each other leg heard of within shareWindow
-// (its own plan, before this bound: bounds taken from each other would
-// only ever fall), nor than half of what that leg's clock would be
-// had it waited since its last answer: the arena's connector does not
-// queue the legs' requests fairly, and one leg waited through two long
-// answers of the other and lost on time.
+// request and since its answer are taken off. The wait is paid once,
+// from the remaining clock the next plan reads; and so that it cannot eat
+// a leg's clock, no answer is planned longer than the budget the plan
+// last gave each other leg heard of within shareWindow (its own plan,
+// before this bound: bounds taken from each other would only ever fall),
+// nor than half of what that leg's clock would be had it waited since its
+// last answer (in the arena one leg waited through two long answers of
+// the other and lost on time).
 //
 // A clock that did not fall by the think (a harness asking position after
 // position with the same remaining_ms) cost nothing outside the engine:
@@ -251,8 +251,8 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 		}
 		budget = min(budget, l.planned)
 		// The other leg may have been waiting since its last answer (its
-		// opponent answering at once, a connector that does not queue its
-		// requests fairly): it keeps at least half of that clock.
+		// opponent answering at once): it keeps at least half of that
+		// clock.
 		if left := l.clock - l.think - now.Sub(l.at); left > 0 {
 			budget = min(budget, left/2)
 		}

@@ -146,9 +146,9 @@ func TestLegClocksAStaleClock(t *testing.T) {
 }
 
 // TestLegClocksLeaveTheWaitingLegItsClock: leg 0 answered 5 s ago with 8 s
-// left after its think; it may have been waiting since (the arena's
-// connector does not queue the legs' requests fairly: a leg waited
-// through two long answers of the other and lost on time). Leg 1's answer
+// left after its think; it may have been waiting since (in the arena a
+// leg waited through two long answers of the other and lost on time).
+// Leg 1's answer
 // leaves it half of that: at most (8 s − 5 s) / 2.
 func TestLegClocksLeaveTheWaitingLegItsClock(t *testing.T) {
 	c := newLegClocks()
