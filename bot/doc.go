@@ -26,9 +26,10 @@
 //     the background, with the spec's remaining_ms and budget_ms computed
 //     when its request is written, and awaited until the clock is down to
 //     the spec's margin (it keeps budget_ms itself). The engines the bot
-//     times (built-in, NBoard, Edax, Egaroucid) get the clock plan's time
-//     (see Plan), which reserves half again the measured per-move overhead
-//     for every own move left; the state's delivery (a poll's delay) is the
+//     times (built-in, NBoard, Edax, Egaroucid) get the one clock plan's
+//     budget (engines/timeplan, fed the [OverheadMeter]'s estimate), which
+//     reserves half again the measured per-move overhead for every own move
+//     left; the state's delivery (a poll's delay) is the
 //     clock's, not overhead. An illegal, missing or late answer is replaced
 //     by a quick fallback move; an engine still starting (engines.ErrNotReady)
 //     is kept, a failed one replaced (engines.Session.Replace: the other
@@ -69,15 +70,17 @@
 //     that is an engines.Ponderer), cancelled when the opponent replies.
 //   - engines.go: a match's engines: its session, opened and closed by the
 //     loop, and the legs that get no grace past their time.
-//   - plan.go, clock.go: the clock plan ([Plan], [OverheadMeter],
-//     [MovesLeft], [Remaining]); fallback.go: the quick fallback move.
+//   - plan.go, clock.go: the move's plan from the one clock planner
+//     (engines/timeplan), the [OverheadMeter] that feeds it, [Remaining];
+//     fallback.go: the quick fallback move.
 //   - status.go: [Status], the observable state.
 //   - tally.go: the moves sent by source and the fallbacks' causes
 //     ([MoveCounts], CauseTimeout…); health.go: the engine taken as
 //     broken after failed moves in a row, and the probe that clears it.
 //
-// It may import flipsight (the API), engines and engines/othello (any
-// engine, the rules for its own checks) and bot/record (the games it
+// It may import flipsight (the API), engines, engines/othello and
+// engines/timeplan (any engine, the rules for its own checks, the clock
+// planner) and bot/record (the games it
 // keeps); never a particular engine, nor arena, appliance or cmd. Its
 // tests play against the arena and its fault front (arena,
 // arena/arenatest: an exception to arrows down, test-only, recorded in

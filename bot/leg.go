@@ -211,9 +211,9 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 		}
 	}
 	overhead := b.over.Estimate()
-	left := MovesLeft(pos, j.leg.Board)
-	budget := Plan(remaining, b.opts.MaxThink, overhead, left)
-	c, ok := b.choose(t, j, pos, engines.Request{Remaining: remaining, At: at, Budget: budget, Cap: b.opts.MaxThink})
+	plan, moves := planMove(pos, j.leg.Board, j.size, remaining, b.opts.MaxThink, overhead)
+	budget, left := plan.Limit, moves.Own
+	c, ok := b.choose(t, j, pos, engines.Request{Remaining: remaining, At: at, Budget: budget, Overhead: overhead, Cap: b.opts.MaxThink})
 	if !ok {
 		return taskMsg{}
 	}

@@ -4,8 +4,8 @@ import (
 	"sync"
 	"time"
 
-	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
 // The overhead estimate's bounds: a move never costs less than minOverhead
@@ -14,10 +14,6 @@ import (
 const (
 	minOverhead     = 20 * time.Millisecond
 	initialOverhead = 100 * time.Millisecond
-	// minEngineBudget is the least planned budget worth asking an engine
-	// for: below it, the request and answer alone would hardly fit, and the
-	// bot plays its quick move at once (unless the cap itself is smaller).
-	minEngineBudget = 50 * time.Millisecond
 )
 
 // OverheadMeter keeps a running estimate of what a move costs on the
@@ -55,50 +51,24 @@ func (m *OverheadMeter) Estimate() time.Duration {
 	return m.est
 }
 
-// MovesLeft estimates the mover's own moves left in a leg, this one
-// included: half the empty squares, rounded up, plus one for the passes
-// that can give the mover two moves in a row. pos may be nil; then the
-// empty cells (0) of board count.
-func MovesLeft(pos *othello.Position, board []int) int {
-	empties := 0
+// planMove is the bot's call into the one clock planner (engines/timeplan)
+// for the engines it times: the mover's moves left in pos (or, when the
+// leg made no position, in the board's empty cells), its remaining clock,
+// the cap (--max-think-seconds, 0 for none) and the measured overhead. The
+// plan's Limit is the engine's budget (0: the panic mode, the quick move);
+// an --engine engine gets the spec's budget_ms whatever the plan says.
+func planMove(pos *othello.Position, board []int, size int, remaining, cap, overhead time.Duration) (timeplan.Move, timeplan.Moves) {
+	var m timeplan.Moves
 	if pos != nil {
-		empties = pos.Empties().Count()
+		m = timeplan.Count(*pos)
 	} else {
+		empties := 0
 		for _, v := range board {
 			if v == 0 {
 				empties++
 			}
 		}
+		m = timeplan.CountEmpties(empties, size)
 	}
-	return (empties+1)/2 + 1
-}
-
-// Plan returns the time the clock plan gives an engine that flipbot times
-// itself (the built-in engine, NBoard, Edax, Egaroucid) for a move, given
-// the mover's remaining clock, the cap (--max-think-seconds, 0 for none),
-// the measured per-move overhead and the own moves left (this one
-// included). It never shapes the spec's wire fields: an --engine engine gets
-// the spec's budget_ms (engines.SpecBudget) whatever the plan says.
-//
-// Every move left is reserved half again its measured overhead (the
-// estimate lags a machine that is getting slower), and the margin once; of
-// the rest (the spare time), one move may take at most twice its even
-// share, never more than the spare time, nor the spec's min(cap, remaining
-// − 0.75 s). Since each move takes at most 2/movesLeft of the spare time,
-// the spare time stays positive until the last move: while the overhead is
-// not underestimated by a third, the clock cannot run out, however often
-// the engine fails to answer. A result of 0 is the panic mode: the reserve
-// is all the clock has, and the bot answers at once with its quick move.
-func Plan(remaining, cap, overhead time.Duration, movesLeft int) time.Duration {
-	movesLeft = max(movesLeft, 1)
-	spare := remaining - engines.SpecMargin - time.Duration(movesLeft)*overhead*3/2
-	if spare <= 0 {
-		return 0
-	}
-	full := engines.SpecBudget(remaining, cap)
-	b := min(spare, 2*spare/time.Duration(movesLeft), full)
-	if b < minEngineBudget && b < full {
-		return 0 // cut below what an engine needs (a smaller cap is the user's)
-	}
-	return b
+	return timeplan.Plan(m, timeplan.Clock{Remaining: remaining, Cap: cap, Overhead: overhead}), m
 }

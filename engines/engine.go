@@ -26,10 +26,15 @@ type Request struct {
 	// At is the instant Remaining was read; the zero time means the moment
 	// Move is called.
 	At time.Time
-	// Budget is the time the clock plan gives this move: a ceiling for the
-	// engines flipbot times itself, not a target (each allots its own think
-	// time below it). It never goes on the wire.
+	// Budget is the time the clock plan (engines/timeplan) gives this move:
+	// the most it may take, for the engines flipbot times itself; each
+	// aims at the plan's think below it (timeplan.ForRequest plans it again
+	// from this request, to the same figure). It never goes on the wire.
 	Budget time.Duration
+	// Overhead is the per-move overhead the caller measured and planned the
+	// Budget with (0: timeplan's default), so that an engine's own call to
+	// the planner gives the same plan.
+	Overhead time.Duration
 	// Cap is the per-move cap of the spec's budget_ms (--max-think-seconds);
 	// 0 means none but the clock.
 	Cap time.Duration

@@ -24,8 +24,9 @@
 // It may import engines/othello, engines, engines/search, engines/eval and
 // engines/eval/train (the built-in engine and its evaluation),
 // engines/search/calib (probcut's fits and tables), engines/ggf
-// (NBoard's games) and bot (only the clock plan, bot.Plan, that its engine
-// command shares with the connector).
+// (NBoard's games), engines/timeplan and bot (the one clock plan and the
+// bot's overhead meter, that its engine command shares with the
+// connector).
 package main
 
 import (

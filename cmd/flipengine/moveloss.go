@@ -9,15 +9,17 @@ import (
 	"strings"
 	"time"
 
-	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/search"
 )
 
 // runMoveLoss plays one move in each position of OBF files under a game
-// clock (engine requests with -remaining and -budget) and scores it against
-// the exact move scores the files list: the mean loss in discs against
-// perfect play and the share of best moves.
+// clock and scores it against the exact move scores the files list: the
+// mean loss in discs against perfect play and the share of best moves.
+// Each position is asked as `flipengine engine` answers a request with
+// remaining_ms -remaining and budget_ms -budget, one leg after the other of
+// the same match: through the one clock planner (legClocks), so that the
+// figures are the product's, not those of the budget as a ceiling.
 func runMoveLoss(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("moveloss", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -39,6 +41,7 @@ func runMoveLoss(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer eng.Close()
+	clocks := newLegClocks()
 	n, best, loss := 0, 0, 0
 	var spent time.Duration
 	var nodes uint64
@@ -63,7 +66,12 @@ func runMoveLoss(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return 1
 			}
 			eng.ClearHash()
-			res, err := eng.Move(context.Background(), engines.Request{Position: p.Position, Remaining: *remaining, Budget: *budget})
+			wire := othello.NewEngineRequest(p.Position)
+			wire.MatchID, wire.RemainingMS, wire.BudgetMS = 1, remaining.Milliseconds(), budget.Milliseconds()
+			start := time.Now()
+			b, overhead := clocks.plan(wire, start)
+			res, err := eng.Move(context.Background(), protocolRequest(p.Position, wire, b, overhead))
+			clocks.answered(wire, time.Since(start), time.Now())
 			if err != nil {
 				fmt.Fprintf(stderr, "flipengine moveloss: %s line %d: %v\n", name, i+1, err)
 				return 1

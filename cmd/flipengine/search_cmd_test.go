@@ -232,7 +232,7 @@ func FuzzEngineRequestLine(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 		defer cancel()
-		mv := answerRequest(ctx, eng, req, time.Duration(req.BudgetMS)*time.Millisecond, io.Discard)
+		mv := answerRequest(ctx, eng, req, time.Duration(req.BudgetMS)*time.Millisecond, 0, io.Discard)
 		if pos, err := req.Position(); err == nil && req.LegalMoves == nil {
 			if pos.Legal().IsZero() {
 				require.Equal(t, othello.Pass, mv)

@@ -20,8 +20,8 @@
 // nodes; "ps" for a pass), stripping the "> " prompts before it; a -quiet
 // answer ("f5", "f5 3") is read too.
 //
-// The seconds given to settime are what this move can afford by
-// adapt.ThinkTime, lowered until Egaroucid's own share of them
+// The seconds given to settime are what this move can afford by the one
+// clock plan (engines/timeplan, through adapt.ThinkTime), lowered until Egaroucid's own share of them
 // ([Allotment]) fits; a move that waited for the start-up plans them on
 // what is left of its clock and budget (adapt.After), so that the wait
 // does not make the answer late. The adapter waits for the answer that
@@ -58,7 +58,8 @@
 // [BoardString]), allot.go ([Allotment]), pool.go ([Pool]), session.go (a std match's
 // session on the pool).
 //
-// It may import engines, engines/othello, engines/proc (the process) and
-// engines/internal/adapt (what the adapters share); its tests use the fake
+// It may import engines, engines/othello, engines/proc (the process),
+// engines/timeplan (the clock plan's reserve) and engines/internal/adapt
+// (what the adapters share); its tests use the fake
 // of engines/egaroucid/egaroucidtest.
 package egaroucid

@@ -18,6 +18,7 @@ import (
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
 // DefaultMargin is the time kept under the budget for Egaroucid to print
@@ -249,10 +250,10 @@ func (e *Engine) Refused() error {
 func (e *Engine) Close() error { return e.slot.Close() }
 
 // SettimeSeconds returns the clock, in whole seconds (at least 1), given to
-// Egaroucid with settime for req: the mover's clock less adapt.Reserve,
+// Egaroucid with settime for req: the mover's clock less timeplan.Reserve,
 // lowered until Egaroucid's own allotment of it for this move (as
 // [Allotment] models it) fits in what this move can afford: the think time
-// that adapt.ThinkTime plans, never more than the budget less margin, and
+// that the one clock plan gives (adapt.ThinkTime), never more than the budget less margin, and
 // never so much that the moves after it could not have their own least
 // allotment (that of settime 1, up to 0.9 s for an endgame solve; settime
 // takes whole seconds). Egaroucid can put most of its clock into one move
@@ -276,11 +277,13 @@ func plan(req engines.Request, margin time.Duration) (int, time.Duration) {
 	least := Allotment(time.Second, empties)
 	var later time.Duration // the least the mover's later moves take
 	for e := empties - 2; e > 0; e -= 2 {
-		later += Allotment(time.Second, e) + adapt.MoveOverhead
+		later += Allotment(time.Second, e)
 	}
-	affordable := max(0, remaining-adapt.Reserve(remaining)-later-adapt.MoveOverhead) + least
+	// The reserve holds every own move's overhead and the spec's margin.
+	reserve := timeplan.Reserve(timeplan.Count(req.Position), 0)
+	affordable := max(least, remaining-reserve-later)
 	ceiling := min(budget-margin, adapt.ThinkTime(req, margin), affordable)
-	for s := int((remaining - adapt.Reserve(remaining)) / time.Second); s > 1; s-- {
+	for s := int((remaining - reserve) / time.Second); s > 1; s-- {
 		if a := Allotment(time.Duration(s)*time.Second, empties); a <= ceiling {
 			return s, a
 		}

@@ -18,6 +18,7 @@ import (
 	"flipbot.dev/flipbot/engines/internal/adapt"
 	"flipbot.dev/flipbot/engines/internal/enginetest"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
 // install lays out a fake Egaroucid: dir/Egaroucid_for_Console.out (a
@@ -180,7 +181,7 @@ func TestSettimeSeconds(t *testing.T) {
 				if s > 1 {
 					assert.LessOrEqual(t, Allotment(time.Duration(s)*time.Second, empties), ceiling, "empties %d remaining %v budget %v", empties, remaining, budget)
 				}
-				whole := int((remaining - adapt.Reserve(remaining)) / time.Second)
+				whole := int((remaining - timeplan.Reserve(timeplan.Count(p), 0)) / time.Second)
 				assert.LessOrEqual(t, s, max(1, whole))
 			}
 		}
@@ -189,7 +190,7 @@ func TestSettimeSeconds(t *testing.T) {
 
 // TestShortClockPlan plays the mover's half of a game on a 20 s clock
 // (the clock of the fallbacks), each move taking as long as the
-// planned allotment of its settime plus the network's MoveOverhead: the
+// planned allotment of its settime plus the planner's default overhead: the
 // clock never falls under the bot's 750 ms fallback margin.
 func TestShortClockPlan(t *testing.T) {
 	for _, clock := range []time.Duration{20 * time.Second, 60 * time.Second} {
@@ -201,7 +202,7 @@ func TestShortClockPlan(t *testing.T) {
 				budget := min(10*time.Second, remaining-750*time.Millisecond)
 				require.Positive(t, budget, "clock %v: fallback territory at %d empties", clock, 64-pos.Black.Count()-pos.White.Count())
 				_, planned := plan(engines.Request{Position: pos, Remaining: remaining, Budget: budget}, DefaultMargin)
-				remaining -= min(planned, budget) + adapt.MoveOverhead
+				remaining -= min(planned, budget) + timeplan.DefaultOverhead
 			}
 			mv := othello.Pass
 			if len(legal) > 0 {

@@ -4,7 +4,9 @@ import (
 	"math"
 	"time"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
 // searchPlan is how long one search may take and what it may try.
@@ -22,49 +24,24 @@ type searchPlan struct {
 
 // Clock constants.
 const (
-	// reserveMin and reserveShare keep part of the clock unused: the
-	// server's clock includes the network round trip.
-	reserveMin   = 300 * time.Millisecond
-	reserveShare = 30 // 1/30 of the remaining time
 	// returnMargin is kept below the caller's budget to answer in time.
 	returnMargin = 25 * time.Millisecond
-	// minThink is the least time a search gets when the clock allows.
+	// minThink is the least time a search gets, even in the plan's panic
+	// mode (the engine always answers; the caller's budget decides).
 	minThink = 10 * time.Millisecond
 )
 
-// planMove allots think time for a move: the usable clock (remaining less a
-// reserve) spread over the moves left before the exact solve takes over,
-// at most a third of it on one move, never beyond the budget.
+// planMove is the search's share of the one clock plan (timeplan.Plan):
+// no new iteration after the plan's think (soft), a stop at its budget
+// less returnMargin (hard). An exact solve is tried whenever its estimate
+// fits the budget, which the plan makes large in the solve window.
 func planMove(pos othello.Position, remaining, budget time.Duration) searchPlan {
-	n := pos.Empties().Count()
-	if remaining <= 0 && budget <= 0 {
-		remaining = 10 * time.Second
-	}
-	if remaining <= 0 {
-		remaining = budget + time.Second
-	}
-	usable := remaining - reserveMin - remaining/reserveShare
-	// Empties from which an exact solve is expected to be cheap, and the
-	// number of own moves until then (plus a share for the solve itself).
-	solveAt := 20
-	if pos.Size() == 10 {
-		solveAt = 14
-	}
-	movesLeft := max(0, (n-solveAt)/2) + 6
-	soft := usable / time.Duration(movesLeft)
-	// An iteration started before 0.4×soft (the last one allowed) ends by
-	// about 1.5×soft: the hard stop cuts the rare longer one.
-	hard := min(3*soft/2, usable/4)
-	if n <= solveAt+4 {
-		// The solve window: allow up to a third of the clock on a solve
-		// that the estimate says fits.
-		hard = usable / 3
-	}
+	p := timeplan.ForRequest(engines.Request{Position: pos, Remaining: remaining, Budget: budget})
+	hard := max(p.Limit-returnMargin, minThink)
 	if budget > 0 {
-		hard = min(hard, budget-returnMargin)
+		hard = min(hard, max(budget-returnMargin, minThink))
 	}
-	hard = max(hard, minThink)
-	soft = min(soft, hard)
+	soft := min(max(p.Target, minThink), hard)
 	return searchPlan{soft: soft, hard: hard, trySolve: true}
 }
 

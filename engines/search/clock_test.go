@@ -7,8 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
 func TestPlanMoveStaysInsideTheClock(t *testing.T) {
@@ -34,7 +36,12 @@ func TestPlanMoveStaysInsideTheClock(t *testing.T) {
 				assert.LessOrEqual(t, plan.hard, max(c.budget-returnMargin, minThink), "%d empties %v", n, c)
 			}
 			if c.remaining > time.Second {
-				assert.Less(t, plan.hard, c.remaining/2, "one move never takes half the clock: %d empties %v", n, c)
+				assert.Less(t, plan.hard, c.remaining*3/4, "one move never takes three quarters of the clock: %d empties %v", n, c)
+				p := timeplan.ForRequest(engines.Request{Position: pos, Remaining: c.remaining, Budget: c.budget})
+				if p.Limit > minThink+returnMargin {
+					assert.Equal(t, p.Limit-returnMargin, plan.hard, "the one plan's budget: %d empties %v", n, c)
+					assert.Equal(t, min(p.Target, plan.hard), plan.soft, "the one plan's think: %d empties %v", n, c)
+				}
 			}
 		}
 	}

@@ -16,7 +16,8 @@
 //     solve when the clock allows), once for both sizes through the
 //     rootSearch interface; the midgame deepening with aspiration windows
 //     (deepen), once for both sizes over each size's root search.
-//   - clock.go: think time and whether a solve fits.
+//   - clock.go: the search's limits from the one clock plan
+//     (engines/timeplan) and whether a solve fits.
 //   - thread.go, job.go: a search's threads, their stop flags and results.
 //   - moves.go, pv.go: move lists and root lists (generic over the flips'
 //     type), the principal variation.
@@ -67,8 +68,9 @@
 // # Imports
 //
 // The package imports the standard library and, of flipbot, only engines
-// (the Engine interface it implements), engines/eval (the evaluations) and
-// engines/othello (the rules and boards). Its tests may also use testify.
+// (the Engine interface it implements), engines/eval (the evaluations),
+// engines/othello (the rules and boards) and engines/timeplan (the one
+// clock plan). Its tests may also use testify.
 // Nothing else in flipbot is imported here: the bot, the appliance and the
 // commands import search, not the other way round.
 package search

@@ -45,6 +45,7 @@ func House() Table {
 		proc        = "engines/proc"
 		sizing      = "engines/sizing"
 		adapt       = "engines/internal/adapt"
+		timeplan    = "engines/timeplan"
 		jsonline    = "engines/jsonline"
 		search      = "engines/search"
 		calib       = "engines/search/calib"
@@ -95,8 +96,8 @@ func House() Table {
 				Tests:   []string{ggf},
 				Why:     "serves the arena and runs tournaments between engines; it plays no bot of its own (no bot import)"},
 			{Pkg: "cmd/flipengine", Layer: LayerCommand,
-				Imports: []string{bot, engines, eval, train, ggf, othello, search, calib},
-				Why:     "the rules and the built-in engine on their own; bot only for the clock plan (bot.Plan) that its engine command shares with the connector"},
+				Imports: []string{bot, engines, eval, train, ggf, othello, search, calib, timeplan},
+				Why:     "the rules and the built-in engine on their own; its engine command plans with the one clock planner (engines/timeplan) and the bot's overhead meter (bot.OverheadMeter), as the connector does"},
 			{Pkg: "cmd/flipbot-image", Layer: LayerCommand,
 				Imports: []string{astore, disk, instance, vm, ledPkg, ledtest},
 				Why:     "the Makefile's image helper on the host: gokrazy's tools, the appliance's token file format (appliance/store), and the LED patterns it reads back from an emulated Pi (gpio/led, recognised by gpio/led/ledtest)"},
@@ -142,13 +143,13 @@ func House() Table {
 				Imports: []string{ggf, othello, flipsight},
 				Why:     "finished games: the rules replay them, GGF exports them, the wire's limits bound them"},
 			{Pkg: bot, Layer: LayerPlayer,
-				Imports: []string{record, engines, othello, flipsight},
+				Imports: []string{record, engines, othello, timeplan, flipsight},
 				Tests:   []string{jsonline, proc, search},
 				Exceptions: []Exception{
 					{Import: arena, TestOnly: true, Why: botVsArena},
 					{Import: arenatest, TestOnly: true, Why: botVsArena},
 				},
-				Why: "the player: the API through flipsight, any engine through the engines interface, the rules for its own checks; never a particular engine"},
+				Why: "the player: the API through flipsight, any engine through the engines interface, the rules for its own checks, the one clock planner (engines/timeplan) for its engines' budgets; never a particular engine"},
 			{Pkg: arenatest, Layer: LayerPlayer,
 				Imports: []string{arena, flipsight},
 				Why:     "test doubles around the arena's handler (the fault front, a restartable endpoint)"},
@@ -183,11 +184,14 @@ func House() Table {
 				Imports: []string{eval, othello, search},
 				Why:     "the evaluation's training: self-play with the built-in search, fits of eval's patterns"},
 			{Pkg: search, Layer: LayerBase,
-				Imports: []string{engines, eval, othello},
-				Why:     "the built-in engine: implements engines.Engine on the rules with eval's scores"},
+				Imports: []string{engines, eval, othello, timeplan},
+				Why:     "the built-in engine: implements engines.Engine on the rules with eval's scores, its think and budget from the one clock planner (engines/timeplan)"},
 			{Pkg: calib, Layer: LayerBase,
 				Imports: []string{eval, othello, search},
 				Why:     "the built-in engine's Multi-ProbCut calibration and the Go tables it writes (flipengine probcut), out of the search package that reads them"},
+			{Pkg: timeplan, Layer: LayerBase,
+				Imports: []string{engines, othello},
+				Why:     "the one clock planner: how long a move may think, from the mover's clock (engines' spec budget) and the moves left in the position (the rules)"},
 			{Pkg: route, Layer: LayerBase,
 				Imports: []string{engines, othello},
 				Why:     "a provider per game mode, over any providers"},
@@ -200,7 +204,7 @@ func House() Table {
 				},
 				Why: "one external engine process and its tree: the standard library only"},
 			{Pkg: adapt, Layer: LayerBase,
-				Imports: []string{engines, othello},
+				Imports: []string{engines, othello, timeplan},
 				Why:     "what the external-engine adapters share"},
 			{Pkg: enginetest, Layer: LayerBase,
 				Imports: []string{engines, ggf, othello},
@@ -218,7 +222,7 @@ func House() Table {
 				Tests:   []string{ggf, enginetest, othello},
 				Why:     "Edax as an NBoard engine"},
 			{Pkg: egaroucid, Layer: LayerBase,
-				Imports: []string{engines, adapt, othello, proc},
+				Imports: []string{engines, adapt, othello, proc, timeplan},
 				Tests:   []string{egaroucidT, enginetest, sizing},
 				Why:     "the Egaroucid adapter and its pool: a process (proc) speaking Egaroucid's console"},
 			{Pkg: egaroucidT, Layer: LayerBase,

@@ -3,9 +3,10 @@
 // and the time an adapter may wait.
 //
 // Files: adapt.go (forced moves, [Check], budgets, waiting for a start-up),
-// think.go ([ThinkTime] and the allowances).
+// think.go ([ThinkTime], the one clock plan's think as an adapter uses it,
+// and the allowances).
 //
-// It may import engines and engines/othello.
+// It may import engines, engines/othello and engines/timeplan.
 package adapt
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
 func TestForcedAndCheck(t *testing.T) {
@@ -70,8 +71,8 @@ func TestBudget(t *testing.T) {
 
 // TestThinkTimeKeepsShortClocksOutOfFallback plays out the mover's half of
 // a game on a simulated clock: every move takes its think time and a tenth
-// more plus 20 ms (an engine that stops late), plus MoveOverhead (the
-// network), and the clock must never fall under the bot's 750 ms margin,
+// more plus 20 ms (an engine that stops late), plus the planner's default
+// overhead (the network), and the clock must never fall under the bot's 750 ms margin,
 // at any clock from 10 s to 300 s, with or without a cap.
 func TestThinkTimeKeepsShortClocksOutOfFallback(t *testing.T) {
 	const botMargin = 750 * time.Millisecond
@@ -87,7 +88,7 @@ func TestThinkTimeKeepsShortClocksOutOfFallback(t *testing.T) {
 				require.Positive(t, budget, "clock %v cap %v: no budget left at %d empties", clock, cap, empties)
 				req := engines.Request{Position: withEmpties(t, empties), Remaining: remaining, Budget: budget}
 				think := ThinkTime(req, 200*time.Millisecond)
-				used := min(think+think/10+20*time.Millisecond, budget) + MoveOverhead
+				used := min(think+think/10+20*time.Millisecond, budget) + timeplan.DefaultOverhead
 				remaining -= used
 				minLeft = min(minLeft, remaining)
 			}

@@ -4,21 +4,18 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/timeplan"
 )
 
-// Think-time allotment constants.
+// The allowances around an engine's think.
 const (
+	// minThink is the least think an engine is asked for while its budget
+	// allows it (an engine always answers; the budget decides).
 	minThink = 50 * time.Millisecond
-	// endgameEmpties is where the rest of the game is searched to the end
-	// quickly, so that a larger share of the clock may be offered.
-	endgameEmpties = 14
-	// MoveOverhead is the clock each of the mover's remaining moves costs
-	// besides the engine's search: the way to the server and back, the
-	// engine's reading and writing. It is kept out of the think time.
-	MoveOverhead = 100 * time.Millisecond
-	// minReserve is the least part of the clock kept back: above the bot's
-	// 750 ms safety margin, under which a move is a fallback.
-	minReserve = 1500 * time.Millisecond
+	// panicThink is the think asked for when the plan has none to give
+	// (its panic mode: the clock is down to the reserve for the moves
+	// left): an answer at once.
+	panicThink = 10 * time.Millisecond
 	// AnswerAllowance is how long past its planned think time an engine
 	// may take to answer (to stop its search and write the move) before
 	// the adapter gives up on it.
@@ -33,50 +30,23 @@ const (
 	MaxStartup = 2 * time.Minute
 )
 
-// ThinkTime allots the time an engine should search for req, from the
-// mover's clock: a reserve is kept (10 s above 60 s left, 2 s above 10 s,
-// then a tenth but at least 1.5 s) plus MoveOverhead for each of the
-// mover's remaining moves; the rest is shared among the mover's remaining
-// moves less four (the last ones are solved fast), or halved in the endgame
-// (each move takes at most half of what is left, so the clock never runs
-// into the reserve); the result never exceeds the budget less margin (the
-// time to stop the search and read the answer). At any clock this keeps a
-// leg out of the bot's fallback territory (less than 750 ms left).
+// ThinkTime is the time an engine should search for req: the think of the
+// one clock plan (timeplan.ForRequest, the request's Budget as its cap),
+// never more than the budget less margin (the time to stop the search and
+// read the answer), and at least minThink (10 ms in the plan's panic
+// mode), or half the budget when that is less.
 func ThinkTime(req engines.Request, margin time.Duration) time.Duration {
 	budget := Budget(req)
-	remaining := req.Remaining
-	if remaining <= 0 {
-		remaining = budget
-	}
-	empties := Empties(req)
-	own := (empties + 1) / 2
-	usable := remaining - Reserve(remaining) - time.Duration(own)*MoveOverhead
-	div := own - 4
-	if empties <= endgameEmpties || div < 2 {
-		div = 2
-	}
-	think := usable / time.Duration(div)
-	if ceiling := budget - margin; think > ceiling {
-		think = ceiling
-	}
+	p := timeplan.ForRequest(req)
+	think := min(p.Target, budget-margin)
 	if think < minThink {
-		think = min(minThink, budget/2)
+		floor := minThink
+		if p.Limit == 0 {
+			floor = panicThink
+		}
+		think = min(floor, budget/2)
 	}
 	return think
-}
-
-// Reserve is the part of the clock kept back from an engine's own time
-// management: 10 s above 60 s left, 2 s above 10 s, a tenth (at least
-// 1.5 s) below.
-func Reserve(remaining time.Duration) time.Duration {
-	switch {
-	case remaining > 60*time.Second:
-		return 10 * time.Second
-	case remaining > 10*time.Second:
-		return 2 * time.Second
-	default:
-		return max(remaining/10, minReserve)
-	}
 }
 
 // Empties returns the number of empty playable squares of req's position.
