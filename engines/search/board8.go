@@ -114,6 +114,36 @@ func parity8(empty uint64) uint {
 	return par
 }
 
+// squareTiers8 splits the board into the classes the shallow solvers try in
+// turn, within the odd and then the even quadrants: the corners; the
+// squares around the centre and on the edges away from the corners (A3, C4,
+// C3, A4 and their mirrors); those next to them inward (B3, B4, C2, D2…);
+// last the C- and X-squares and the centre. It is Edax's presorted order of
+// the empties (presorted_x in src/search.c, by JCW's square classes) cut
+// into four bitboards.
+var squareTiers8 = [4]uint64{
+	corners8,
+	0x3C00BDA5A5BD003C,
+	0x003C424242423C00,
+	0x42C300181800C342,
+}
+
+// orderedEmpties8 lists the (at most four) squares of empty in the shallow
+// solvers' order: those of odd (the squares of odd, a subset of empty) first,
+// each part by squareTiers8, then by square index.
+func orderedEmpties8(empty, odd uint64) (xs [4]int) {
+	k := 0
+	for _, set := range [2]uint64{odd, empty &^ odd} {
+		for _, tier := range squareTiers8 {
+			for e := set & tier; e != 0; e &= e - 1 {
+				xs[k&3] = bits.TrailingZeros64(e)
+				k++
+			}
+		}
+	}
+	return xs
+}
+
 // parityOrder8 splits empty in the order the shallow solvers try the
 // squares: first those of quadrants with an odd number of empties (parity),
 // then the others.

@@ -141,10 +141,8 @@ func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, x1, x2 int) i
 // parity word).
 func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64, par uint) int {
 	t.nodes++
-	x1 := bits.TrailingZeros64(empty)
-	e := empty & (empty - 1)
-	x2 := bits.TrailingZeros64(e)
-	x3 := bits.TrailingZeros64(e & (e - 1))
+	xs := orderedEmpties8(empty, empty&parityMask8[par])
+	x1, x2, x3 := xs[0], xs[1], xs[2]
 	best := -inf
 	if f := flips8(p, o, x1); f != 0 {
 		best = -t.solve2(o&^f, p|f|1<<uint(x1), -beta, -alpha, false, x2, x3)
@@ -184,19 +182,8 @@ func (t *thread) solve4(p, o uint64, alpha, beta int, passed bool, empty uint64,
 	if up, cut := t.stabilityCut8(p, o, alpha, 4); cut {
 		return up
 	}
-	var xs [4]int
-	k := 0
-	odd := empty & parityMask8[par]
-	for e := odd; e != 0; e &= e - 1 {
-		xs[k] = bits.TrailingZeros64(e)
-		k++
-	}
-	for e := empty &^ odd; e != 0; e &= e - 1 {
-		xs[k&3] = bits.TrailingZeros64(e)
-		k++
-	}
 	best := -inf
-	for _, sq := range xs {
+	for _, sq := range orderedEmpties8(empty, empty&parityMask8[par]) {
 		f := flips8(p, o, sq)
 		if f == 0 {
 			continue
