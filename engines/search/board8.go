@@ -128,18 +128,20 @@ var squareTiers8 = [4]uint64{
 	0x42C300181800C342,
 }
 
-// orderedEmpties8 lists the (at most four) squares of empty in the shallow
-// solvers' order: those of odd (the squares of odd, a subset of empty) first,
-// each part by squareTiers8, then by square index.
-func orderedEmpties8(empty, odd uint64) (xs [4]int) {
+// parityEmpties8 lists the (at most four) squares of empty, those of odd (a
+// subset of empty) first, each part by square index: the order of solve3
+// and solve4 (Edax's parity sort in search_solve_3 and search_solve_4).
+// The square tiers of solveShallow's order cost more here, at the most
+// frequent inner nodes, than the few nodes they save.
+func parityEmpties8(empty, odd uint64) (xs [4]int) {
 	k := 0
-	for _, set := range [2]uint64{odd, empty &^ odd} {
-		for _, tier := range squareTiers8 {
-			for e := set & tier; e != 0; e &= e - 1 {
-				xs[k&3] = bits.TrailingZeros64(e)
-				k++
-			}
-		}
+	for e := odd; e != 0; e &= e - 1 {
+		xs[k&3] = bits.TrailingZeros64(e)
+		k++
+	}
+	for e := empty &^ odd; e != 0; e &= e - 1 {
+		xs[k&3] = bits.TrailingZeros64(e)
+		k++
 	}
 	return xs
 }

@@ -141,7 +141,7 @@ func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, x1, x2 int) i
 // parity word).
 func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64, par uint) int {
 	t.nodes++
-	xs := orderedEmpties8(empty, empty&parityMask8[par])
+	xs := parityEmpties8(empty, empty&parityMask8[par])
 	x1, x2, x3 := xs[0], xs[1], xs[2]
 	best := -inf
 	if f := flips8(p, o, x1); f != 0 {
@@ -183,7 +183,7 @@ func (t *thread) solve4(p, o uint64, alpha, beta int, passed bool, empty uint64,
 		return up
 	}
 	best := -inf
-	for _, sq := range orderedEmpties8(empty, empty&parityMask8[par]) {
+	for _, sq := range parityEmpties8(empty, empty&parityMask8[par]) {
 		f := flips8(p, o, sq)
 		if f == 0 {
 			continue
