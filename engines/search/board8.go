@@ -114,25 +114,9 @@ func parity8(empty uint64) uint {
 	return par
 }
 
-// squareTiers8 splits the board into the classes the shallow solvers try in
-// turn, within the odd and then the even quadrants: the corners; the
-// squares around the centre and on the edges away from the corners (A3, C4,
-// C3, A4 and their mirrors); those next to them inward (B3, B4, C2, D2…);
-// last the C- and X-squares and the centre. It is Edax's presorted order of
-// the empties (presorted_x in src/search.c, by JCW's square classes) cut
-// into four bitboards.
-var squareTiers8 = [4]uint64{
-	corners8,
-	0x3C00BDA5A5BD003C,
-	0x003C424242423C00,
-	0x42C300181800C342,
-}
-
 // parityEmpties8 lists the (at most four) squares of empty, those of odd (a
 // subset of empty) first, each part by square index: the order of solve3
 // and solve4 (Edax's parity sort in search_solve_3 and search_solve_4).
-// The square tiers of solveShallow's order cost more here, at the most
-// frequent inner nodes, than the few nodes they save.
 func parityEmpties8(empty, odd uint64) (xs [4]int) {
 	k := 0
 	for e := odd; e != 0; e &= e - 1 {

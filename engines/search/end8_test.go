@@ -120,14 +120,3 @@ func TestFastKey8Order(t *testing.T) {
 		}
 	}
 }
-
-// The square tiers of the shallow solvers' order cover the board once.
-func TestSquareTiers8Partition(t *testing.T) {
-	var all uint64
-	for i, m := range squareTiers8 {
-		require.Zero(t, all&m, "tier %d overlaps an earlier one", i)
-		all |= m
-	}
-	require.Equal(t, ^uint64(0), all, "the tiers leave squares out")
-	require.Equal(t, uint64(corners8), squareTiers8[0])
-}
