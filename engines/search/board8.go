@@ -71,6 +71,65 @@ func legal8(p, o uint64, pl int) uint64 {
 	return othello.Legal8(p, o)
 }
 
+// A parity word holds one bit per quadrant (bit i: quadrants8[i]), set when
+// the quadrant has an odd number of empties. The shallow solvers keep it
+// along with the empties (a move flips its quadrant's bit) instead of
+// counting the quadrants again at every node (Edax's search->parity and
+// QUADRANT_ID, src/search.c).
+
+// quadrantBit8 is, per square, the bit of its quadrant in a parity word.
+var quadrantBit8 = makeQuadrantBit8()
+
+func makeQuadrantBit8() (q [64]uint8) {
+	for sq := range q {
+		for i, m := range quadrants8 {
+			if m>>uint(sq)&1 != 0 {
+				q[sq] = 1 << uint(i)
+			}
+		}
+	}
+	return q
+}
+
+// parityMask8 is, per parity word, the squares of its odd quadrants.
+var parityMask8 = makeParityMask8()
+
+func makeParityMask8() (m [16]uint64) {
+	for par := range m {
+		for i, q := range quadrants8 {
+			if par>>uint(i)&1 != 0 {
+				m[par] |= q
+			}
+		}
+	}
+	return m
+}
+
+// parity8 is the parity word of empty.
+func parity8(empty uint64) uint {
+	var par uint
+	for i, q := range quadrants8 {
+		par |= uint(pc(empty&q)&1) << uint(i)
+	}
+	return par
+}
+
+// parityEmpties8 lists the (at most four) squares of empty, those of odd (a
+// subset of empty) first, each part by square index: the order of solve3
+// and solve4 (Edax's parity sort in search_solve_3 and search_solve_4).
+func parityEmpties8(empty, odd uint64) (xs [4]int) {
+	k := 0
+	for e := odd; e != 0; e &= e - 1 {
+		xs[k&3] = bits.TrailingZeros64(e)
+		k++
+	}
+	for e := empty &^ odd; e != 0; e &= e - 1 {
+		xs[k&3] = bits.TrailingZeros64(e)
+		k++
+	}
+	return xs
+}
+
 // parityOrder8 splits empty in the order the shallow solvers try the
 // squares: first those of quadrants with an odd number of empties (parity),
 // then the others.

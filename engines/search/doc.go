@@ -42,7 +42,7 @@
 //	midgame    mid8.go     mid10.go     PVS, Multi-ProbCut, table
 //	exact      end8.go     end10.go     the solver
 //	root       root8.go    root10.go    iterative deepening, root solves, rootSearch
-//	8×8 only   last8.go (the last empty), cap8.go (reversi's 32-disc cap),
+//	8×8 only   last8.go (the last one to four empties), cap8.go (reversi's 32-disc cap),
 //	           ybwc.go (threads sharing an exact solve by YBWC)
 //
 // Only the driver is shared between the sizes through an interface: it runs

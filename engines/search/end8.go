@@ -10,14 +10,17 @@ import (
 // The exact solver is the PVS of mid8.go on disc scores, with the endgame
 // techniques of Edax (Richard Delorme, Edax 4.4, 2017; the functions named
 // are Edax's):
-//   - the last empty scored by counting flips without making the move
-//     (last8.go; board_score_1 and count_last_flip in src/endgame.c and
+//   - the last empty scored by counting flips without making the move,
+//     with Edax 4.6's lazy cut (last8.go; board_score_1 / solve_1 and
+//     count_last_flip in src/endgame.c and
 //     src/count_last_flip_kindergarten.c);
-//   - 2 and 3 empties written out (board_solve_2, search_solve_3);
+//   - 2, 3 and 4 empties written out (last8.go; board_solve_2,
+//     search_solve_3, search_solve_4), without stop polls;
 //   - up to endShallow = 7 empties (DEPTH_TO_SHALLOW_SEARCH in
 //     src/settings.h) no table and no move list, the empties tried in parity
 //     order, those of quadrants with an odd number of empties first
-//     (search_shallow);
+//     (search_shallow), the quadrants' parity kept in a word along with the
+//     empties (Edax's search->parity);
 //   - above, fastest-first order: fewest opponent replies with the corners
 //     counted twice, then the mover's corner-stable discs, the opponent's
 //     potential mobility, parity and a static square value (fastKey8; Edax
@@ -113,79 +116,26 @@ func (t *thread) solve8(p, o uint64, alpha, beta int, passed bool) int {
 		return t.fullScore8(p)
 	case n == 1:
 		t.nodes++
-		return t.lastScore8(p, bits.TrailingZeros64(empty))
+		return t.lastScore8(p, bits.TrailingZeros64(empty), alpha, beta)
 	case n == 2:
-		return t.solve2(p, o, alpha, beta, passed, empty)
+		x1 := bits.TrailingZeros64(empty)
+		return t.solve2(p, o, alpha, beta, passed, x1, bits.TrailingZeros64(empty&(empty-1)))
 	case n == 3:
-		return t.solve3(p, o, alpha, beta, passed, empty)
+		return t.solve3(p, o, alpha, beta, passed, empty, parity8(empty))
+	case n == 4:
+		return t.solve4(p, o, alpha, beta, passed, empty, parity8(empty))
 	case n <= endShallow:
-		return t.solveShallow(p, o, alpha, beta, passed, empty, n)
+		return t.solveShallow(p, o, alpha, beta, passed, empty, n, parity8(empty))
 	default:
 		return t.solveDeep(p, o, alpha, beta, passed, n)
 	}
 }
 
-// solve2 is the score with the two empties of empty left.
-func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
-	t.nodes++
-	x1 := bits.TrailingZeros64(empty)
-	x2 := bits.TrailingZeros64(empty & (empty - 1))
-	best := -inf
-	if f := flips8(p, o, x1); f != 0 {
-		t.nodes++
-		best = -t.lastScore8(o&^f, x2)
-		if best >= beta {
-			return best
-		}
-	}
-	if f := flips8(p, o, x2); f != 0 {
-		t.nodes++
-		if v := -t.lastScore8(o&^f, x1); v > best {
-			best = v
-		}
-	}
-	if best == -inf {
-		if passed {
-			return t.endScore8(p, o)
-		}
-		return -t.solve2(o, p, -beta, -alpha, true, empty)
-	}
-	return best
-}
-
-// solve3 is the score with the three empties of empty left.
-func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64) int {
-	t.nodes++
-	best := -inf
-	for e := empty; e != 0; e &= e - 1 {
-		sq := bits.TrailingZeros64(e)
-		f := flips8(p, o, sq)
-		if f == 0 {
-			continue
-		}
-		b := uint64(1) << uint(sq)
-		v := -t.solve2(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b)
-		if v > best {
-			best = v
-			if v >= beta {
-				return v
-			}
-		}
-	}
-	if best == -inf {
-		if passed {
-			return t.endScore8(p, o)
-		}
-		return -t.solve3(o, p, -beta, -alpha, true, empty)
-	}
-	return best
-}
-
-// solveShallow searches 4 to endShallow empties (n of them, the squares of
-// empty) in parity order, without the table and without a move list: each
-// empty square is tried in turn and flips8 says whether it is legal. Its
-// children with 3 empties go straight to solve3.
-func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty uint64, n int) int {
+// solveShallow searches 5 to endShallow empties (n of them, the squares of
+// empty; par their parity word) in parity order, without the table and
+// without a move list: each empty square is tried in turn and flips8 says
+// whether it is legal. Its children with 4 empties go to solve4 (last8.go).
+func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty uint64, n int, par uint) int {
 	t.nodes++
 	if t.poll() {
 		return 0
@@ -194,7 +144,12 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return up
 	}
 	best := -inf
-	for _, e := range parityOrder8(empty) {
+	odd := empty & parityMask8[par]
+	// Edax's presorted order of the empties (presorted_x in src/search.c)
+	// as four square tiers inside each parity class saved 5.5 % of the
+	// nodes on FFO #40–44 but cost more time than it saved (the extra
+	// loops' branches): square index order here.
+	for _, e := range [2]uint64{odd, empty &^ odd} {
 		for ; e != 0; e &= e - 1 {
 			sq := bits.TrailingZeros64(e)
 			f := flips8(p, o, sq)
@@ -203,13 +158,13 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 			}
 			b := uint64(1) << uint(sq)
 			var v int
-			if n == 4 {
-				v = -t.solve3(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b)
+			if n == 5 {
+				v = -t.solve4(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, par^uint(quadrantBit8[sq]))
 			} else {
-				v = -t.solveShallow(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, n-1)
-				if t.aborted {
-					return 0
-				}
+				v = -t.solveShallow(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, n-1, par^uint(quadrantBit8[sq]))
+			}
+			if t.aborted {
+				return 0
 			}
 			if v > best {
 				best = v
@@ -223,7 +178,7 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		if passed {
 			return t.endScore8(p, o)
 		}
-		return -t.solveShallow(o, p, -beta, -alpha, true, empty, n)
+		return -t.solveShallow(o, p, -beta, -alpha, true, empty, n, par)
 	}
 	return best
 }

@@ -47,7 +47,7 @@ func TestLastScore8MatchesTheRules(t *testing.T) {
 					p = ^p &^ (1 << uint(sq))
 				}
 				o := ^p &^ (1 << uint(sq))
-				require.Equal(t, th.refLastScore8(p, o, sq), th.lastScore8(p, sq), "p %#x sq %d anti %v", p, sq, anti)
+				require.Equal(t, th.refLastScore8(p, o, sq), th.lastScore8(p, sq, -inf, inf), "p %#x sq %d anti %v", p, sq, anti)
 			}
 		}
 	}
