@@ -262,7 +262,7 @@ func ponderRequest(pos othello.Position, c choice, leg int) *engines.PonderReque
 // answer if legal and in time, else a quick fallback. clk holds the move's
 // clock: Remaining read At, the plan's Budget and the spec's Cap.
 //
-// An engine of the spec's --engine protocol (EngineFactory.SpecTimed) is
+// An engine of the spec's --engine protocol (Engines.SpecTimed) is
 // asked on every own turn: a forced one goes to it in the background while
 // the forced move is sent at once, and any other is awaited until the
 // mover's clock is down to the spec's margin (the engine keeps budget_ms

@@ -273,7 +273,7 @@ func (p *Pool) Refuse(err error) {
 }
 
 // Describe names what plays std now, for FlipSight's environment.engine
-// (bot.EngineFactory.Describe), after builtin, the built-in engine's
+// (bot.Engines.Describe), after builtin, the built-in engine's
 // name: Egaroucid; the built-in engine for good once Egaroucid was
 // refused; or the built-in engine while Egaroucid is busy, when some
 // match not yet over plays std with it because every pair was leased.
