@@ -34,6 +34,7 @@ func TestMachinePaths(t *testing.T) {
 	// The examples are put together here, so that this file names no
 	// machine's path itself.
 	w, r, u := "/"+"work/", "/"+"root/", "/"+"Users/"
+	perm, usr, tmp, home := "/"+"perm/", "/"+"usr/", "/"+"tmp/", "/"+"home/"
 	for _, tc := range []struct {
 		text string
 		want []int
@@ -42,9 +43,9 @@ func TestMachinePaths(t *testing.T) {
 		{"ok\n-out " + w + "x/probcut.go (4m45s)", []int{2}},
 		{"S=" + r + "scratch", []int{1}},
 		{u + "me/edax", []int{1}},
-		{"/perm/home/flipbot/token, /usr/bin/chromium, /tmp/flipbot-home", nil},
+		{perm + "home/flipbot/token, " + usr + "bin/chromium, " + tmp + "flipbot-home", nil},
 		{"a/work/b and http://x/work/y", nil},
-		{"HOME=/home/u in a test", nil},
+		{"HOME=" + home + "u in a test", nil},
 	} {
 		assert.Equal(t, tc.want, machinePaths([]byte(tc.text)), tc.text)
 	}
