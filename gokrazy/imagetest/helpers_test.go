@@ -410,6 +410,15 @@ func (s *stepTrail) String() string {
 type failures struct {
 	mu    sync.Mutex
 	lines []string
+	notes []string // said at the end whether or not the test failed
+}
+
+// note records something the test worked around (a power-cycle), to be
+// said again at the parent test's end.
+func (f *failures) note(s string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notes = append(f.notes, s)
 }
 
 // add records a failed subtest: where it stopped and flipbot's last lines.
@@ -424,6 +433,9 @@ func (f *failures) report(t *testing.T) {
 	t.Cleanup(func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
+		for _, l := range f.notes {
+			t.Log("note: " + l)
+		}
 		for _, l := range f.lines {
 			t.Log(l)
 		}

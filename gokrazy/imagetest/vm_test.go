@@ -148,6 +148,10 @@ type guest struct {
 	codes    chan string
 	cancel   context.CancelFunc
 	step     stepTrail
+	// diag is what was seen of a guest whose page did not answer;
+	// gokrazyUp whether gokrazy's web UI answered then.
+	diag      string
+	gokrazyUp bool
 }
 
 func copyImage(t *testing.T, src, dst string) string {
@@ -156,9 +160,43 @@ func copyImage(t *testing.T, src, dst string) string {
 	return dst
 }
 
+// boot powers the image on and waits for flipbot's page. A guest that
+// never comes up on the network (neither gokrazy's web UI nor flipbot's
+// page answers in 5 minutes while QEMU runs) is power-cycled once, as an
+// owner would replug a board, and the test says so at its end: QEMU's
+// emulated USB Ethernet has been seen to stay silent for a whole boot in
+// CI (the kernel registered eth0, nothing answered). A guest whose gokrazy
+// answers but whose flipbot does not fails at once: that is flipbot's.
 func boot(t *testing.T, img string, ports vm.Config, password string, fails *failures) *guest {
 	t.Helper()
-	serial, err := os.Create(img + ".serial.log")
+	const attempts = 2
+	for attempt := 1; ; attempt++ {
+		g, diag := powerOn(t, img, ports, password, fails, attempt)
+		if diag == "" {
+			return g
+		}
+		offNetwork := !g.gokrazyUp && g.v.Err() == nil
+		select {
+		case <-g.v.Done():
+			offNetwork = false // QEMU itself stopped
+		default:
+		}
+		if !offNetwork || attempt == attempts {
+			t.Fatalf("flipbot's page did not answer within 5 minutes of power-on %d: %s", attempt, diag)
+		}
+		note := fmt.Sprintf("%s: power-on %d never came up on the network (%s); power-cycled", t.Name(), attempt, diag)
+		t.Log(note)
+		fails.note(note)
+		g.v.Kill()
+		g.cancel()
+	}
+}
+
+// powerOn starts the guest and waits for flipbot's page; when it does not
+// answer, it returns what was seen of the guest (diag), else "".
+func powerOn(t *testing.T, img string, ports vm.Config, password string, fails *failures, attempt int) (*guest, string) {
+	t.Helper()
+	serial, err := os.Create(fmt.Sprintf("%s.%d.serial.log", img, attempt))
 	require.NoError(t, err)
 	t.Cleanup(func() { serial.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
@@ -173,8 +211,10 @@ func boot(t *testing.T, img string, ports vm.Config, password string, fails *fai
 		case <-g.v.Done():
 		default:
 			g.v.Kill()
+		}
+		if t.Failed() || g.diag != "" {
 			b, _ := os.ReadFile(serial.Name())
-			t.Logf("serial console (last lines):\n%s", tail(string(b), 40))
+			t.Logf("serial console of power-on %d (last lines):\n%s", attempt, tail(string(b), 40))
 		}
 		cancel()
 	})
@@ -193,9 +233,42 @@ func boot(t *testing.T, img string, ports vm.Config, password string, fails *fai
 	})
 	wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer wcancel()
-	require.NoError(t, vm.WaitHTTP(wctx, g.v.AppURL()+"/"))
+	if err := vm.WaitHTTP(wctx, g.v.AppURL()+"/"); err != nil {
+		g.diag = g.diagnose(ctx)
+		return g, g.diag
+	}
 	t.Logf("flipbot's page answered %.0f s after power-on", time.Since(g.start).Seconds())
-	return g
+	return g, ""
+}
+
+// diagnose says what can be seen of a guest whose page does not answer:
+// whether gokrazy's web UI answers, whether QEMU runs, QEMU's view of the
+// USB bus and the network, and how much of flipbot's log was read.
+func (g *guest) diagnose(ctx context.Context) string {
+	var b strings.Builder
+	hctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err := vm.WaitHTTP(hctx, g.v.HTTPURL()+"/")
+	cancel()
+	g.gokrazyUp = err == nil
+	fmt.Fprintf(&b, "gokrazy's web UI answers: %t", g.gokrazyUp)
+	select {
+	case <-g.v.Done():
+		fmt.Fprintf(&b, "; QEMU stopped: %v", g.v.Err())
+		return b.String()
+	default:
+		fmt.Fprintf(&b, "; QEMU runs (power-ons %d)", g.v.Boots())
+	}
+	for _, cmd := range []string{"info status", "info usb", "info network"} {
+		mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		out, err := g.v.Monitor(mctx, cmd)
+		cancel()
+		if err != nil {
+			out = err.Error()
+		}
+		fmt.Fprintf(&b, "; %s: %s", cmd, strings.Join(strings.Fields(out), " "))
+	}
+	fmt.Fprintf(&b, "; flipbot's log lines read: %d", len(g.log.Lines()))
+	return b.String()
 }
 
 func (g *guest) pairingCode(t *testing.T, timeout time.Duration) string {

@@ -116,6 +116,27 @@ func (q *qmpConn) humanCommand(line string) (string, error) {
 	return out, nil
 }
 
+// Monitor runs a command of QEMU's human monitor (for example "info usb")
+// on the running power-on and returns its output.
+func (v *VM) Monitor(ctx context.Context, line string) (string, error) {
+	q, err := v.qmpConn(ctx)
+	if err != nil {
+		return "", err
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = q.c.SetDeadline(dl)
+		defer q.c.SetDeadline(time.Time{})
+	}
+	out, err := q.humanCommand(line)
+	if err != nil {
+		v.dropQMP(q)
+		return "", err
+	}
+	return out, nil
+}
+
 // GPLEV0 is the ARM physical address of the BCM2837's GPIO pin level
 // register 0 (GPIO0–31, one bit a pin, read-only): bus address 0x7E200034 in
 // Broadcom's "BCM2835 ARM Peripherals" (2012), §6.1 "Register View", table
@@ -129,19 +150,8 @@ var xpRE = regexp.MustCompile(`(?m)^[0-9a-f]+:\s+0x([0-9a-f]+)\s*$`)
 // ReadWord reads a 32-bit word of the guest's physical memory (a device
 // register) through QEMU's monitor ("xp /1wx ADDR").
 func (v *VM) ReadWord(ctx context.Context, addr uint64) (uint32, error) {
-	q, err := v.qmpConn(ctx)
+	out, err := v.Monitor(ctx, fmt.Sprintf("xp /1wx %#x", addr))
 	if err != nil {
-		return 0, err
-	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = q.c.SetDeadline(dl)
-		defer q.c.SetDeadline(time.Time{})
-	}
-	out, err := q.humanCommand(fmt.Sprintf("xp /1wx %#x", addr))
-	if err != nil {
-		v.dropQMP(q)
 		return 0, err
 	}
 	m := xpRE.FindStringSubmatch(out)
