@@ -10,6 +10,7 @@ import (
 	"flipbot.dev/flipbot/appliance/settings"
 	"flipbot.dev/flipbot/bot/analysis"
 	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/internal/clock"
 	"flipbot.dev/flipbot/internal/wait"
 )
 
@@ -87,7 +88,7 @@ type analyser struct {
 // run analyses games until ctx ends: after a.after, then whenever no
 // match runs, the newest game without an analysis first.
 func (a *analyser) run(ctx context.Context) {
-	if wait.Sleep(ctx, a.after) != nil {
+	if wait.Sleep(ctx, clock.System(), a.after) != nil {
 		return
 	}
 	var eng analysis.Searcher // made for a run of analyses, dropped after

@@ -25,6 +25,7 @@ import (
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/engines/proc"
 	"flipbot.dev/flipbot/engines/sizing"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // TestMain makes the test binary double as a fake Egaroucid for Console
@@ -160,7 +161,7 @@ func TestTwoStdMatchesOnA1GBPi(t *testing.T) {
 	require.Equal(t, 2, s.MaxMatches, "the default")
 	// Every stderr line of the fake is counted below: a budget that
 	// refills before each line lets them all through.
-	log := proc.WithStderrBudget(testLogger(&logs), &aMinuteACall{t: time.Now()})
+	log := proc.WithStderrBudget(testLogger(&logs), &aMinuteACall{Clock: clock.System(), t: time.Now()})
 	player := newBotPlayer(botPlayerConfig{APIURL: apiURL, Egaroucid: bin, CPU: "test", Logger: log, Machine: pi3})
 
 	// The most fake Egaroucid processes at once, and every one seen.
@@ -350,9 +351,10 @@ func TestRealLowMemoryEgaroucidOnA1GBPi(t *testing.T) {
 	assert.LessOrEqual(t, total, pi3.Bound())
 }
 
-// aMinuteACall is a clock a minute later at every reading: an engine stderr
-// budget on it refills before every line.
+// aMinuteACall is a clock a minute later at every reading (its timers are
+// the system's): an engine stderr budget on it refills before every line.
 type aMinuteACall struct {
+	clock.Clock
 	mu sync.Mutex
 	t  time.Time
 }
@@ -363,5 +365,3 @@ func (c *aMinuteACall) Now() time.Time {
 	c.t = c.t.Add(time.Minute)
 	return c.t
 }
-
-func (c *aMinuteACall) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }

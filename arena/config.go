@@ -9,6 +9,7 @@ import (
 
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // Timing and limits of the service (the spec's figures), used when a
@@ -61,8 +62,8 @@ type BotConfig struct {
 // Config configures a [Server]. Zero fields take the spec's values.
 type Config struct {
 	Bots []BotConfig
-	// Clock is the time source (SystemClock when nil).
-	Clock Clock
+	// Clock is the time source (the system's when nil).
+	Clock clock.Clock
 	// Logger receives the server's log lines (discarded when nil).
 	Logger *slog.Logger
 	// Seed seeds the random starts (0: from the clock).
@@ -93,7 +94,7 @@ type Config struct {
 
 func (c *Config) withDefaults() {
 	if c.Clock == nil {
-		c.Clock = SystemClock{}
+		c.Clock = clock.System()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

@@ -15,9 +15,9 @@
 //	GET  /arena/state.json              the page's data as JSON
 //	POST /arena/admin/*                 test hooks: loopback clients, own Host, same origin, JSON only
 //
-// All timing goes through an injectable [Clock]: with a [ManualClock] tests
-// advance time explicitly and call [Server.Tick], so clocks, timeouts,
-// expiry and aborts are deterministic.
+// All timing goes through an injectable clock (internal/clock): with its
+// fake (internal/clock/clocktest) tests advance time explicitly and call
+// [Server.Tick], so clocks, timeouts, expiry and aborts are deterministic.
 //
 // One mutex guards the whole state (see [Server]); built-in engines think
 // outside it and submit their moves through the same path as HTTP clients.
@@ -50,7 +50,6 @@
 //   - results.go, web/replay.html: the last [KeptResults] ended matches,
 //     kept for the page after the API forgets them, and their replays
 //     (board, move list numbered by plies, both clocks at every position).
-//   - clock.go: [Clock], [SystemClock], [ManualClock].
 //
 // It may import flipsight (the wire types it serves), arena/glicko (the
 // rating system), engines and engines/othello (the rules it referees

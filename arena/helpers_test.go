@@ -11,13 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 )
 
 var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
 type fixture struct {
 	srv   *Server
-	clock *ManualClock
+	clock *clocktest.Clock
 	ts    *httptest.Server
 }
 
@@ -25,7 +26,7 @@ type fixture struct {
 // alpha (token ta, all modes) and beta (token tb, all modes), plus cfg's.
 func newFixture(t testing.TB, cfg Config) *fixture {
 	t.Helper()
-	clk := NewManualClock(t0)
+	clk := clocktest.New(t0)
 	cfg.Clock = clk
 	cfg.Seed = 42
 	cfg.Bots = append([]BotConfig{

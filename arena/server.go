@@ -14,6 +14,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // Server is the arena. Its state (bots, matches, streams) is owned by one
@@ -21,7 +22,7 @@ import (
 // short, non-blocking sections. Built-in engines think without it.
 type Server struct {
 	cfg   Config
-	clock Clock
+	clock clock.Clock
 	log   *slog.Logger
 
 	ctx    context.Context

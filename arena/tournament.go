@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 	"fmt"
 	"log/slog"
 	"math"
@@ -260,7 +261,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (TournamentStats, 
 		}
 	}
 	srv, err := New(Config{
-		Clock:       SystemClock{},
+		Clock:       clock.System(),
 		Logger:      cfg.Logger,
 		Seed:        cfg.Seed,
 		ClockPerLeg: cfg.Clock,

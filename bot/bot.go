@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/internal/clock"
 	"time"
 
 	"flipbot.dev/flipbot/bot/record"
@@ -44,7 +45,7 @@ type Bot struct {
 	log  *slog.Logger
 	// serverWarn logs the warnings the server can cause, in aggregate.
 	serverWarn *logagg.Log
-	clock      Clock
+	clock      clock.Clock
 	t          Timing
 	env        flipsight.Environment
 	// sessions holds the engines of the matches not ended, by match
@@ -120,7 +121,7 @@ type Bot struct {
 	pollWaiting   []refreshReq
 	fatal         error
 	stopStream    context.CancelFunc
-	pollTimer     *time.Timer
+	pollTimer     clock.Timer
 	pollTimerSet  bool
 	pollTimerAt   time.Time
 	serverOffset  int64 // server_now_ms − local ms, from the last message that had it
@@ -155,7 +156,7 @@ func New(opts Options) (*Bot, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.Clock == nil {
-		opts.Clock = systemClock{}
+		opts.Clock = clock.System()
 	}
 	if opts.OS == "" {
 		opts.OS = runtime.GOOS
@@ -235,7 +236,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	} else {
 		b.setState(StatePolling)
 	}
-	b.pollTimer = time.NewTimer(time.Hour)
+	b.pollTimer = b.clock.NewTimer(time.Hour)
 	b.pollTimer.Stop()
 	b.startPoll()
 
@@ -271,7 +272,7 @@ func (b *Bot) loop(ctx context.Context) error {
 	var tasksDoneArmed bool
 	ctxDone, stopNow := ctx.Done(), b.stopNow
 	var drainOver, movesOver <-chan time.Time
-	statusLine := time.NewTicker(time.Minute)
+	statusLine := b.clock.NewTimer(time.Minute)
 	defer statusLine.Stop()
 	for {
 		if b.draining && !b.quitting && len(b.matches) == 0 {
@@ -285,9 +286,9 @@ func (b *Bot) loop(ctx context.Context) error {
 			b.stopPondering()
 			b.stopStream()
 			go func() { b.tasks.Wait(); close(tasksDone) }()
-			t := time.NewTimer(b.opts.MoveDrain)
+			t := b.clock.NewTimer(b.opts.MoveDrain)
 			defer t.Stop()
-			movesOver = t.C
+			movesOver = t.C()
 		}
 		select {
 		case <-ctxDone:
@@ -300,9 +301,9 @@ func (b *Bot) loop(ctx context.Context) error {
 					args = append(args, "quit_now", b.opts.QuitHint)
 				}
 				b.log.Info("stop requested: accepting nothing new, playing the running matches to their end", args...)
-				t := time.NewTimer(b.opts.Drain)
+				t := b.clock.NewTimer(b.opts.Drain)
 				defer t.Stop()
-				drainOver = t.C
+				drainOver = t.C()
 			} else {
 				b.log.Info("stop requested: accepting nothing new, finishing the moves in flight", "matches", n)
 				b.quitting = true
@@ -340,10 +341,11 @@ func (b *Bot) loop(ctx context.Context) error {
 		case r := <-b.refreshes:
 			b.pollWaiting = append(b.pollWaiting, r)
 			b.startPoll()
-		case <-statusLine.C:
+		case <-statusLine.C():
+			statusLine.Reset(time.Minute)
 			b.logStatusLine()
 			b.maybeProbe()
-		case <-b.pollTimer.C:
+		case <-b.pollTimer.C():
 			b.pollTimerSet = false
 			b.startPoll()
 		case <-tasksDone:

@@ -2,15 +2,14 @@ package bot
 
 import "time"
 
-// Clock is the bot's time source. Tests inject a fake one to check clock
-// arithmetic; the default is the system clock.
-type Clock interface {
-	Now() time.Time
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
+// The bot reads the time and starts its timers through Options.Clock (an
+// internal/clock.Clock, the system's unless a test injects the fake of
+// internal/clock/clocktest): polls and their floor, the stream's backoff,
+// the drains, the status line, the probes of a failing engine, the waits
+// for an engine's answer and its grace, the clock arithmetic of moves.
+// Only what it hands to an engine is on the system clock, since engines
+// measure against it: a request's At, and the deadline of the engine's
+// context.
 
 // remainingBoundMS bounds a computed clock, in milliseconds, before it
 // becomes a Duration: the checks allow timestamps up to about 9e15 ms,

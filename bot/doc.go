@@ -72,7 +72,9 @@
 //     loop, and the legs that get no grace past their time.
 //   - plan.go, clock.go: the move's plan from the one clock planner
 //     (engines/timeplan), the [OverheadMeter] that feeds it, [Remaining];
-//     fallback.go: the quick fallback move.
+//     every time the bot reads and every timer it starts is on
+//     Options.Clock (internal/clock; clock.go says what alone is on the
+//     system clock); fallback.go: the quick fallback move.
 //   - status.go: [Status], the observable state.
 //   - tally.go: the moves sent by source and the fallbacks' causes
 //     ([MoveCounts], CauseTimeout…); health.go: the engine taken as

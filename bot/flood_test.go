@@ -14,6 +14,7 @@ import (
 
 	"flipbot.dev/flipbot/engines/proc"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 	"flipbot.dev/flipbot/internal/logagg"
 	"flipbot.dev/flipbot/internal/testutil"
 )
@@ -58,7 +59,7 @@ func TestFloodsLeaveTheMinutelyLineInTheLog(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	ring := testutil.NewLineRing(100)
-	clock := testutil.NewFakeClock(time.Unix(1_800_000_000, 0))
+	clock := clocktest.New(time.Unix(1_800_000_000, 0))
 	root := slog.New(slog.NewTextHandler(ring, nil))
 	b := floodBot(t, ring, clock)
 	b.serverWarn = logagg.New(root, ServerWarnInterval, clock)

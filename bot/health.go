@@ -3,9 +3,9 @@ package bot
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 	"flipbot.dev/flipbot/internal/text"
 )
 
@@ -25,7 +25,7 @@ func (b *Bot) noteEngineHealth(s Search) {
 	b.engineFailing = fmt.Sprintf("the engine failed on %d own moves in a row (last: %s)", b.engineFaults, s.Cause)
 	b.log.Error("engine failing: accepting no new matches until it answers a probe (the running ones play on, with fallback moves where it fails)",
 		"why", b.engineFailing, "probe_every", b.t.ProbeEvery)
-	b.probedAt = time.Now()
+	b.probedAt = b.clock.Now()
 	b.publish()
 }
 
@@ -36,10 +36,10 @@ type probeResult struct{ err error }
 // Timing.ProbeEvery (loop).
 func (b *Bot) maybeProbe() {
 	if b.engineFailing == "" || b.probing || len(b.matches) > 0 || b.stopping() || b.draining ||
-		time.Since(b.probedAt) < b.t.ProbeEvery {
+		clock.Since(b.clock, b.probedAt) < b.t.ProbeEvery {
 		return
 	}
-	b.probing, b.probedAt = true, time.Now()
+	b.probing, b.probedAt = true, b.clock.Now()
 	probe := b.opts.Probe
 	if probe == nil {
 		// Nothing to probe with (the built-in engine): the engine is

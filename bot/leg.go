@@ -15,6 +15,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // moveTask is the search and send of one move for (match, leg, revision).
@@ -195,8 +196,9 @@ func (b *Bot) playMove(j moveJob, t *moveTask) taskMsg {
 		clockMS = j.leg.ClocksMS[j.color-1]
 	}
 	remaining := Remaining(clockMS, j.serverNow, j.leg.TurnStartedMS, start.Sub(j.arrived))
-	// The real instant the clock was read, for engines that read it again
-	// when their request goes out (the injectable Clock may be a fake).
+	// The instant the clock was read, for engines that read it again when
+	// their request goes out: engines live on the system clock (see
+	// clock.go), whatever clock the bot was given.
 	at := time.Now()
 	deadline := start.Add(remaining)
 
@@ -311,10 +313,9 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 	}
 	req := b.engineRequest(j, *pos, clk)
 	asked := b.clock.Now()
-	until := time.Now().Add(wait)
 	// A request the match's other leg had its shared engine replaced under
 	// goes to the replacement inside the session (engines.Session.Move).
-	a, got := b.ask(t, j, req, until, clk, spec)
+	a, got := b.ask(t, j, req, wait, clk, spec)
 	waited := b.clock.Now().Sub(asked)
 	switch got {
 	case answered:
@@ -363,21 +364,21 @@ func (b *Bot) afterFailure(j moveJob, spec bool) {
 	j.sess.s.Replace(j.key.leg)
 }
 
-// ask asks the leg's engine for req and waits for its answer until the time until, or
+// ask asks the leg's engine for req and waits for its answer for wait, or
 // until the leg changes (task goroutine). The engine's context ends then;
 // an engine flipbot times itself (not spec) gets a grace to say its best
 // move so far (stopGrace).
-func (b *Bot) ask(t *moveTask, j moveJob, req engines.Request, until time.Time, clk engines.Request, spec bool) (engineAnswer, awaitResult) {
-	ctx, cancel := context.WithDeadline(t.ctx, until)
+func (b *Bot) ask(t *moveTask, j moveJob, req engines.Request, wait time.Duration, clk engines.Request, spec bool) (engineAnswer, awaitResult) {
+	ctx, cancel := context.WithTimeout(t.ctx, wait)
 	defer cancel()
 	ch := make(chan engineAnswer, 1)
 	go func() {
 		res, err := j.sess.s.Move(ctx, j.key.leg, req)
 		ch <- engineAnswer{res, err}
 	}()
-	timer := time.NewTimer(time.Until(until))
+	timer := b.clock.NewTimer(wait)
 	defer timer.Stop()
-	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C)
+	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C())
 	if got == timedOut && !spec && j.sess.graceFor(j.key.leg) {
 		// The engine's context has ended with the timer: an engine that
 		// answers with its best move so far when stopped (the built-in
@@ -386,9 +387,9 @@ func (b *Bot) ask(t *moveTask, j moveJob, req engines.Request, until time.Time, 
 		// one-ply move; the grace comes out of the clock's spare time.
 		// An engine that stops without a move gets no grace again.
 		cancel()
-		if g := stopGrace(clk, time.Now()); g > 0 {
-			grace := time.NewTimer(g)
-			a, got = awaitAnswer(t.ctx.Done(), ch, grace.C)
+		if g := stopGrace(clk, time.Now()); g > 0 { // clk.At is the system clock's
+			grace := b.clock.NewTimer(g)
+			a, got = awaitAnswer(t.ctx.Done(), ch, grace.C())
 			grace.Stop()
 			switch {
 			case got == answered && a.err != nil:
@@ -712,7 +713,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		wait = min(wait, deadline.Sub(now)/2)
 		b.log.Warn("move answer lost; checking the state before resending", "match", j.key.match, "leg", j.key.leg,
 			"revision", t.rev, "err", err, "retry_in", wait)
-		if !sleep(b.abort, wait) {
+		if !b.sleep(b.abort, wait) {
 			return taskMsg{}
 		}
 		if !b.refresh(t.key, t.rev, deadline) {
@@ -754,12 +755,12 @@ func moveOverhead(j moveJob, done time.Time, waited, budget time.Duration) time.
 func (b *Bot) refresh(key legKey, rev int64, deadline time.Time) bool {
 	r := refreshReq{key: key, rev: rev, reply: make(chan bool, 1)}
 	b.refreshes <- r
-	t := time.NewTimer(max(0, deadline.Sub(b.clock.Now())))
+	t := b.clock.NewTimer(max(0, clock.Until(b.clock, deadline)))
 	defer t.Stop()
 	select {
 	case ok := <-r.reply:
 		return ok
-	case <-t.C:
+	case <-t.C():
 		return true
 	case <-b.abort.Done():
 		return false

@@ -164,7 +164,7 @@ func (b *Bot) observe(obj flipsight.Match, serverNow int64, arrived time.Time) {
 }
 
 func (b *Bot) track(obj flipsight.Match, p int) *match {
-	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj, firstSeen: time.Now(),
+	m := &match{id: obj.ID, human: obj.IsHuman(), participant: p, obj: obj, firstSeen: b.clock.Now(),
 		round: roundKey(obj), roundNo: roundNo(obj), tally: &moveTally{}}
 	m.modeName = obj.GameMode
 	if obj.State != nil && obj.State.GameMode != "" {

@@ -9,6 +9,7 @@ import (
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // Engines tells the bot what plays and how to describe it.
@@ -120,8 +121,8 @@ type Options struct {
 	NoStream bool
 	// Logger receives the bot's logs (slog.Default() when nil).
 	Logger *slog.Logger
-	// Clock is the time source (the system clock when nil).
-	Clock Clock
+	// Clock is the time source (the system clock when nil; see clock.go).
+	Clock clock.Clock
 	// OnStatus, when set, is called with a fresh snapshot after every change
 	// of the status, from the bot's loop: it must return quickly and must not
 	// call back into the Bot.

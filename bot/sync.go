@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 	"flipbot.dev/flipbot/internal/wait"
 )
 
@@ -44,14 +45,14 @@ func (b *Bot) runStream(ctx context.Context) {
 				wait = e.RetryAfter
 			}
 			b.log.Warn("event stream unavailable; polling meanwhile", "err", err, "retry_in", wait.Round(time.Millisecond))
-			if !sleep(ctx, wait) {
+			if !b.sleep(ctx, wait) {
 				return
 			}
 			backoff = min(backoff*2, b.t.BackoffMax)
 			continue
 		}
 		b.sendStream(ctx, streamMsg{up: true})
-		connected := time.Now()
+		connected := b.clock.Now()
 		for {
 			ev, err := s.Next()
 			if err != nil {
@@ -75,12 +76,12 @@ func (b *Bot) runStream(ctx context.Context) {
 		// resets it: a server that says hello and then breaks the stream
 		// (an oversized line, a cut) must not get a reconnect every
 		// second forever.
-		if time.Since(connected) >= b.t.BackoffMax {
+		if clock.Since(b.clock, connected) >= b.t.BackoffMax {
 			backoff = b.t.BackoffMin
 		}
 		wait := b.t.retryWait(backoff)
 		b.log.Warn("event stream lost; reconnecting, polling meanwhile", "retry_in", wait.Round(time.Millisecond))
-		if !sleep(ctx, wait) {
+		if !b.sleep(ctx, wait) {
 			return
 		}
 		backoff = min(backoff*2, b.t.BackoffMax)
@@ -109,7 +110,9 @@ func (t Timing) retryWait(d time.Duration) time.Duration {
 
 // sleep waits for d or until ctx ends, and reports whether d passed
 // (internal/wait.Sleep; the bool suits the loops in sync.go and leg.go).
-func sleep(ctx context.Context, d time.Duration) bool { return wait.Sleep(ctx, d) == nil }
+func (b *Bot) sleep(ctx context.Context, d time.Duration) bool {
+	return wait.Sleep(ctx, b.clock, d) == nil
+}
 
 // onStream handles a message of the stream reader (loop).
 func (b *Bot) onStream(m streamMsg) {
@@ -194,9 +197,7 @@ func (b *Bot) startPoll() {
 		b.pollAgain = true
 		return
 	}
-	// Scheduling runs on real time; the injectable Clock serves the clock
-	// arithmetic of moves.
-	now := time.Now()
+	now := b.clock.Now()
 	if gap := b.minPollGap() - now.Sub(b.lastPoll); !b.streamUp && !b.lastPoll.IsZero() && gap > 0 {
 		b.armPoll(gap)
 		return
@@ -225,7 +226,7 @@ func (b *Bot) startPoll() {
 		// later).
 		var sent atomic.Int64
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-			WroteRequest: func(httptrace.WroteRequestInfo) { sent.Store(time.Now().UnixNano()) },
+			WroteRequest: func(httptrace.WroteRequestInfo) { sent.Store(b.clock.Now().UnixNano()) },
 		})
 		resp, err := b.c.Poll(ctx, &env)
 		r := pollResult{resp: resp, err: err, started: started, arrived: b.clock.Now()}
@@ -248,7 +249,7 @@ func (b *Bot) minPollGap() time.Duration {
 // armPoll makes the poll timer fire within d: an armed timer that would
 // fire later is moved earlier (loop).
 func (b *Bot) armPoll(d time.Duration) {
-	at := time.Now().Add(d)
+	at := b.clock.Now().Add(d)
 	if b.pollTimerSet {
 		if !at.Before(b.pollTimerAt) {
 			return
@@ -262,7 +263,7 @@ func (b *Bot) armPoll(d time.Duration) {
 func (b *Bot) stopPollTimer() {
 	if b.pollTimerSet && !b.pollTimer.Stop() {
 		select {
-		case <-b.pollTimer.C:
+		case <-b.pollTimer.C():
 		default:
 		}
 	}
@@ -292,7 +293,7 @@ func (b *Bot) schedulePoll() {
 		d = max(d, b.minPollGap())
 	}
 	if !b.lastPoll.IsZero() {
-		d -= time.Since(b.lastPoll)
+		d -= clock.Since(b.clock, b.lastPoll)
 	}
 	b.armPoll(max(d, 0))
 }
@@ -326,7 +327,7 @@ func (b *Bot) onPoll(r pollResult) {
 		if e := flipsight.AsAPIError(r.err); e != nil && e.RetryAfter > hold {
 			hold = min(e.RetryAfter, 30*time.Second)
 		}
-		b.pollHold = time.Now().Add(hold)
+		b.pollHold = b.clock.Now().Add(hold)
 		b.serverWarn.Warn("agent_poll failed", "err", r.err, "failures", b.pollFailures, "next_in", max(hold, b.pollInterval()).Round(time.Millisecond))
 		b.noteMisdirected(r.err)
 		b.noteErr(r.err)

@@ -13,24 +13,26 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 	"flipbot.dev/flipbot/internal/logagg"
 	"flipbot.dev/flipbot/internal/testutil"
 )
 
 // floodBot returns a bot at its limit of matches, its log going to out,
-// its aggregated warnings on clock; nothing reaches the network.
-func floodBot(t *testing.T, out *testutil.LineRing, clock *testutil.FakeClock) *Bot {
+// its timers and aggregated warnings on clock; nothing reaches the
+// network.
+func floodBot(t *testing.T, out *testutil.LineRing, clock *clocktest.Clock) *Bot {
 	t.Helper()
 	tok, err := flipsight.NewToken("fsbm_flood")
 	require.NoError(t, err)
 	c, err := flipsight.NewClient(flipsight.Config{APIURL: "http://127.0.0.1:1/api", Token: tok})
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(out, nil))
-	b, err := New(Options{Client: c, Engine: factoryOf(&fakeEngine{}, Shared), Logger: log, MaxMatches: 1})
+	b, err := New(Options{Client: c, Engine: factoryOf(&fakeEngine{}, Shared), Logger: log, MaxMatches: 1, Clock: clock})
 	require.NoError(t, err)
 	b.serverWarn = logagg.New(log, ServerWarnInterval, clock)
 	b.me = 2
-	b.pollTimer = time.NewTimer(time.Hour) // Run's, for onPoll
+	b.pollTimer = clock.NewTimer(time.Hour) // Run's, for onPoll
 	t.Cleanup(func() { b.pollTimer.Stop() })
 	for id := range int64(b.opts.MaxMatches + runningAllowance) {
 		b.matches[-1-id] = &match{id: -1 - id}
@@ -54,7 +56,7 @@ func runningMatch(t *testing.T, id int64) flipsight.Match {
 // repeat filter remembered 4,096 ids.
 func TestServerWarningsAreAggregated(t *testing.T) {
 	ring := testutil.NewLineRing(1 << 20)
-	clock := testutil.NewFakeClock(time.Unix(0, 0))
+	clock := clocktest.New(time.Unix(0, 0))
 	b := floodBot(t, ring, clock)
 	now := time.Now()
 	for id := int64(1); id <= 20000; id++ {

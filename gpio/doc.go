@@ -81,5 +81,5 @@
 //
 // It may import its drivers, gpio/led, gpio/ssd1306 and gpio/hd44780 (and
 // periph.io); nothing of the appliance, bot or config: the appliance maps
-// its own state onto a Status. Its tests use gpio/internal/fakeclock.
+// its own state onto a Status. Its tests use internal/clock/clocktest.
 package gpio

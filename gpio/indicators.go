@@ -13,6 +13,7 @@ import (
 	"flipbot.dev/flipbot/gpio/hd44780"
 	"flipbot.dev/flipbot/gpio/led"
 	"flipbot.dev/flipbot/gpio/ssd1306"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // Devices are opened hardware handed to New. Every field may be nil.
@@ -27,7 +28,7 @@ type Devices struct {
 	LCD  *hd44780.Dev
 	// Clock drives blinking and the display timers; nil means the
 	// system clock.
-	Clock led.Clock
+	Clock clock.Clock
 	// Closers run at Close after everything is stopped (releasing the
 	// ACT LED, closing the bus).
 	Closers []func() error
@@ -40,7 +41,7 @@ type Devices struct {
 type Indicators struct {
 	cfg      Config
 	log      *slog.Logger
-	clock    led.Clock
+	clock    clock.Clock
 	leds     *led.Bank // green, yellow, red, ACT (nil entries skipped)
 	ledKinds []ledRole
 	screen   screen
@@ -57,7 +58,7 @@ type Indicators struct {
 	showSeq int64
 	seenSeq atomic.Int64
 	parked  atomic.Int32  // 0 running, 1 waiting for a timer only, 2 waiting for a timer or Show
-	timer   atomic.Value  // holds the led.Timer the loop waits for (a nil-valued box when none)
+	timer   atomic.Value  // holds the clock.Timer the loop waits for (a nil-valued box when none)
 	wake    chan struct{} // capacity 1: "latest changed"
 
 	cancel    context.CancelFunc
@@ -82,7 +83,7 @@ func New(ctx context.Context, d Devices, cfg Config) *Indicators {
 		wake:    make(chan struct{}, 1),
 	}
 	if in.clock == nil {
-		in.clock = led.SystemClock()
+		in.clock = clock.System()
 	}
 	var outs []led.Output
 	var parts []string
@@ -206,7 +207,7 @@ func (in *Indicators) current() (Status, time.Time) {
 // idle reports whether the display loop waits with the latest Status
 // taken into account; pending tells whether a timer has yet to fire.
 // Tests use it with a fake clock.
-func (in *Indicators) idle(pending func(led.Timer) bool) bool {
+func (in *Indicators) idle(pending func(clock.Timer) bool) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	p := in.parked.Load()
@@ -218,7 +219,7 @@ func (in *Indicators) idle(pending func(led.Timer) bool) bool {
 }
 
 // timerBox lets atomic.Value hold "no timer".
-type timerBox struct{ t led.Timer }
+type timerBox struct{ t clock.Timer }
 
 func (in *Indicators) setLEDs(st Status) {
 	if in.leds == nil {
@@ -367,7 +368,7 @@ func nextTick(st Status, elapsed time.Duration) time.Duration {
 // it reports false when ctx is done.
 func (in *Indicators) sleep(ctx context.Context, d time.Duration, wakeable bool) bool {
 	var fire <-chan time.Time
-	var t led.Timer
+	var t clock.Timer
 	if d > 0 {
 		t = in.clock.NewTimer(d)
 		defer t.Stop()

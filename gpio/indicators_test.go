@@ -20,16 +20,12 @@ import (
 	"periph.io/x/conn/v3/physic"
 
 	"flipbot.dev/flipbot/gpio/hd44780"
-	"flipbot.dev/flipbot/gpio/internal/fakeclock"
 	"flipbot.dev/flipbot/gpio/led"
 	"flipbot.dev/flipbot/gpio/ssd1306"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 )
 
 var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-
-type clockAdapter struct{ *fakeclock.Clock }
-
-func (c clockAdapter) NewTimer(d time.Duration) led.Timer { return c.Clock.NewTimer(d) }
 
 // levelLED records the last level written.
 type levelLED struct {
@@ -114,9 +110,9 @@ func TestNoHardwareIsANoOp(t *testing.T) {
 }
 
 func TestLEDsFollowShow(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	green, yellow, red := &levelLED{}, &levelLED{}, &levelLED{}
-	in := New(context.Background(), Devices{Green: green, Yellow: yellow, Red: red, Clock: clockAdapter{c}}, Config{Log: quietLog()})
+	in := New(context.Background(), Devices{Green: green, Yellow: yellow, Red: red, Clock: c}, Config{Log: quietLog()})
 	defer in.Close()
 	assert.Len(t, in.Found().LEDs, 3)
 	assert.Contains(t, in.Found().LEDs[0], "green ")
@@ -145,13 +141,13 @@ func TestACTOnlyGetsACTPattern(t *testing.T) {
 
 // waitFor steps the fake clock timer by timer until cond holds, letting
 // the display loop of in settle before each look.
-func waitFor(t *testing.T, in *Indicators, c *fakeclock.Clock, limit time.Duration, cond func() bool) {
+func waitFor(t *testing.T, in *Indicators, c *clocktest.Clock, limit time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := c.Now().Add(limit)
 	for {
 		// Idle: parked with the latest Show seen, and its timer (if any)
 		// not fired yet.
-		pending := func(t led.Timer) bool { return t.(*fakeclock.Timer).Pending() }
+		pending := c.IsPending
 		require.Eventually(t, func() bool { return in.idle(pending) }, 10*time.Second, 100*time.Microsecond, "display loop never waits")
 		if cond() {
 			return
@@ -188,9 +184,9 @@ func newOLED(t *testing.T, b *bus) *ssd1306.Dev {
 }
 
 func TestOLEDDrawsDimsAndShifts(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	b := &bus{present: map[uint16]bool{ssd1306.Addr: true}}
-	in := New(context.Background(), Devices{OLED: newOLED(t, b), Clock: clockAdapter{c}}, Config{Log: quietLog()})
+	in := New(context.Background(), Devices{OLED: newOLED(t, b), Clock: c}, Config{Log: quietLog()})
 	defer in.Close()
 	assert.Contains(t, in.Found().Display, "0x3c", "the display found, for the status page")
 
@@ -219,9 +215,9 @@ func TestOLEDDrawsDimsAndShifts(t *testing.T) {
 }
 
 func TestOLEDShiftMovesThePicture(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	b := &bus{present: map[uint16]bool{ssd1306.Addr: true}}
-	in := New(context.Background(), Devices{OLED: newOLED(t, b), Clock: clockAdapter{c}}, Config{Log: quietLog(), DimAfter: -1})
+	in := New(context.Background(), Devices{OLED: newOLED(t, b), Clock: c}, Config{Log: quietLog(), DimAfter: -1})
 	defer in.Close()
 	in.Show(SampleStatus(SetupNeeded))
 	waitFor(t, in, c, time.Second, shown(in))
@@ -232,12 +228,12 @@ func TestOLEDShiftMovesThePicture(t *testing.T) {
 }
 
 func TestLCDLoadsGlyphsAndPages(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	b := &bus{present: map[uint16]bool{hd44780.Addr: true}}
 	lcd, err := hd44780.New(b, hd44780.Addr, hd44780.Opts{Sleep: func(time.Duration) {}})
 	require.NoError(t, err)
 	initWrites := len(b.writes())
-	in := New(context.Background(), Devices{LCD: lcd, Clock: clockAdapter{c}}, Config{Log: quietLog()})
+	in := New(context.Background(), Devices{LCD: lcd, Clock: c}, Config{Log: quietLog()})
 	defer in.Close()
 	in.Show(SampleStatus(InGame)) // 3 body lines on 16×2: three pages
 	shows := func(text string) func() bool {
@@ -278,12 +274,12 @@ func lcdText(w []byte) []byte {
 }
 
 func TestDisplayErrorsAreLoggedOnceAndRetried(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	b := &bus{present: map[uint16]bool{ssd1306.Addr: true}}
 	oled := newOLED(t, b)
 	b.fail = true
 	var logs bytes.Buffer
-	in := New(context.Background(), Devices{OLED: oled, Clock: clockAdapter{c}}, Config{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	in := New(context.Background(), Devices{OLED: oled, Clock: c}, Config{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	defer in.Close()
 	in.Show(SampleStatus(OnlineIdle))
 	waitFor(t, in, c, 20*time.Second, func() bool { return c.Now().Sub(epoch) >= 15*time.Second })
@@ -395,7 +391,7 @@ func TestOpenWithoutHardware(t *testing.T) {
 // takes ≈12 ms per OLED page.
 type slowBus struct {
 	bus
-	clock *fakeclock.Clock
+	clock *clocktest.Clock
 	busy  time.Duration
 }
 
@@ -412,13 +408,13 @@ func (b *slowBus) Tx(addr uint16, w, r []byte) error {
 // TestDisplayKeepsBusShare: however often Show is called, the loop keeps
 // the bus busy at most BusShare of the time, and the latest Status wins.
 func TestDisplayKeepsBusShare(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	b := &slowBus{bus: bus{present: map[uint16]bool{ssd1306.Addr: true}}, clock: c}
 	oled, err := ssd1306.New(b, ssd1306.Addr, ssd1306.Opts{})
 	require.NoError(t, err)
 	b.busy = 0
 	start := c.Now()
-	in := New(context.Background(), Devices{OLED: oled, Clock: clockAdapter{c}}, Config{Log: quietLog(), BusShare: 0.25})
+	in := New(context.Background(), Devices{OLED: oled, Clock: c}, Config{Log: quietLog(), BusShare: 0.25})
 	defer in.Close()
 	// Every 50 ms a status that differs from the last frame drawn on
 	// every page: the loop always has a full frame to draw.
@@ -459,11 +455,11 @@ func TestDisplayKeepsBusShare(t *testing.T) {
 // where it is our move, from the time of Show, a redraw a second; the
 // other leg's clock stands.
 func TestClockCountsDownOnMyMove(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	b := &bus{present: map[uint16]bool{hd44780.Addr: true}}
 	lcd, err := hd44780.New(b, hd44780.Addr, hd44780.Opts{Cols: 20, Rows: 4, Sleep: func(time.Duration) {}})
 	require.NoError(t, err)
-	in := New(context.Background(), Devices{LCD: lcd, Clock: clockAdapter{c}}, Config{Log: quietLog()})
+	in := New(context.Background(), Devices{LCD: lcd, Clock: c}, Config{Log: quietLog()})
 	defer in.Close()
 	// Let the first screen be drawn and its redraw limit pass, so that the
 	// Show below is drawn at once however the goroutines are scheduled

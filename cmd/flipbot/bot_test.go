@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,5 +132,10 @@ func TestConnectWithJSONLineEngine(t *testing.T) {
 	r, ok := a.Result(id)
 	require.True(t, ok)
 	assert.Equal(t, flipsight.FinishDiscs, r.FinishReason)
-	assert.Contains(t, out.String(), "source=engine")
+	// The own moves came from the engine: the match's line counts them
+	// (the move lines name the source only when it is not the engine).
+	m := regexp.MustCompile(`msg="match finished" .*moves="([0-9]+) engine, [0-9]+ forced, ([0-9]+) fallback"`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	assert.NotEqual(t, "0", m[1], "moves from the engine")
+	assert.Equal(t, "0", m[2], "no fallback move")
 }

@@ -19,6 +19,7 @@ import (
 	"flipbot.dev/flipbot/engines/external"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 	"flipbot.dev/flipbot/internal/wait"
 )
 
@@ -46,8 +47,11 @@ import (
 func runChallenge(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return challenge(ctx, args, os.Getenv, os.Stdout, os.Stderr, wait.Sleep)
+	return challenge(ctx, args, os.Getenv, os.Stdout, os.Stderr, sleep)
 }
+
+// sleep is wait.Sleep on the system clock.
+func sleep(ctx context.Context, d time.Duration) error { return wait.Sleep(ctx, clock.System(), d) }
 
 // challenge is runChallenge with its outside world injectable (tests).
 func challenge(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer,

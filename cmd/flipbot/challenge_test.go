@@ -22,8 +22,9 @@ import (
 	"flipbot.dev/flipbot/arena"
 	"flipbot.dev/flipbot/engines/othello"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 	"flipbot.dev/flipbot/internal/testutil"
-	"flipbot.dev/flipbot/internal/wait"
 )
 
 const otherToken = "fsbm_CMDTESTOTHER"
@@ -78,7 +79,7 @@ func (c *actions) reset() {
 // testToken, modes), "mestd" (otherToken, std only), "stdonly" (std
 // only, never connected), "x1" and "x2" (grand, never connected) and the
 // built-in "house" (every mode), behind a counter of API calls.
-func challengeArena(t *testing.T, clock arena.Clock, meModes []othello.Mode) (*arena.Server, string, *actions) {
+func challengeArena(t *testing.T, clock clock.Clock, meModes []othello.Mode) (*arena.Server, string, *actions) {
 	t.Helper()
 	a, err := arena.New(arena.Config{Clock: clock, Seed: 1, Bots: []arena.BotConfig{
 		{Name: "me", Token: testToken, Modes: meModes, NoAutoMatch: true},
@@ -207,9 +208,9 @@ func TestChallengeRefusals(t *testing.T) {
 // fullArena is an arena whose two built-in variant slots are taken by
 // x1 and x2 against house (they never move, so both matches are aborted
 // 30 s after their start).
-func fullArena(t *testing.T) (*arena.Server, *arena.ManualClock, string, *actions) {
+func fullArena(t *testing.T) (*arena.Server, *clocktest.Clock, string, *actions) {
 	t.Helper()
-	clock := arena.NewManualClock(time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC))
+	clock := clocktest.New(time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC))
 	a, api, calls := challengeArena(t, clock, othello.AllModes())
 	for _, x := range []string{"x1", "x2"} {
 		_, err := a.StartMatch(x, "house", othello.Grand)
@@ -268,7 +269,7 @@ func TestChallengeStopsWaitingWhenCancelled(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- challenge(ctx, []string{"house", "--mode", "grand", "--api", api, "--retry-wait", "3600"},
-			env(testToken), io.Discard, &errs, wait.Sleep)
+			env(testToken), io.Discard, &errs, sleep)
 	}()
 	require.Eventually(t, func() bool { return calls.count(flipsight.ActionChallenge) == 1 }, 10*time.Second, 10*time.Millisecond)
 	cancel()

@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"flipbot.dev/flipbot/internal/wait"
 )
 
 // TestHelp: help, -h and --help list the commands, FS_BOT_TOKEN,
@@ -78,7 +76,7 @@ func TestSubcommandHelp(t *testing.T) {
 		want []string
 	}{
 		{"challenge", func(o, e *bytes.Buffer) int {
-			return challenge(context.Background(), []string{"-h"}, env(""), o, e, wait.Sleep)
+			return challenge(context.Background(), []string{"-h"}, env(""), o, e, sleep)
 		}, []string{"usage: flipbot challenge NAME|ID", "FS_BOT_TOKEN", "-mode MODE", "-retries"}},
 		{"display-preview", func(o, e *bytes.Buffer) int { return displayPreview([]string{"-h"}, e) },
 			[]string{"usage: flipbot display-preview", "--out FILE.png", "-state"}},

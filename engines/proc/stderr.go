@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"flipbot.dev/flipbot/internal/clock"
 	"flipbot.dev/flipbot/internal/logagg"
 )
 
@@ -30,7 +31,7 @@ const msgStderrDropped = "engine stderr lines dropped: more than the log takes"
 // refill at stderrPerInterval per stderrInterval up to stderrBurst; a
 // line takes one. Safe for concurrent use (every engine's reader).
 type stderrBudget struct {
-	clock   logagg.Clock
+	clock   clock.Clock
 	dropped *logagg.Log
 
 	mu     sync.Mutex
@@ -40,12 +41,12 @@ type stderrBudget struct {
 
 // newStderrBudget returns a full budget whose dropped lines are counted in
 // log; clock nil means the system's.
-func newStderrBudget(log *slog.Logger, clock logagg.Clock) *stderrBudget {
-	if clock == nil {
-		clock = logagg.SystemClock()
+func newStderrBudget(log *slog.Logger, clk clock.Clock) *stderrBudget {
+	if clk == nil {
+		clk = clock.System()
 	}
-	return &stderrBudget{clock: clock, dropped: logagg.New(log, stderrInterval, clock),
-		tokens: stderrBurst, last: clock.Now()}
+	return &stderrBudget{clock: clk, dropped: logagg.New(log, stderrInterval, clk),
+		tokens: stderrBurst, last: clk.Now()}
 }
 
 // allow reports whether a line may be logged now, taking a token; a line
@@ -75,8 +76,8 @@ func (b *stderrBudget) allow(engine string) bool {
 // with a logger without one has a budget of its own, full at every start.
 // The appliance and flipbot give all their engines one. The budget runs
 // on clock (nil: the system's; tests use a fake one).
-func WithStderrBudget(log *slog.Logger, clock logagg.Clock) *slog.Logger {
-	return withBudget(log, newStderrBudget(log, clock))
+func WithStderrBudget(log *slog.Logger, clk clock.Clock) *slog.Logger {
+	return withBudget(log, newStderrBudget(log, clk))
 }
 
 // withBudget returns log carrying b.

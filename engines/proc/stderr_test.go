@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"flipbot.dev/flipbot/engines/internal/enginetest"
-	"flipbot.dev/flipbot/internal/testutil"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 )
 
 // TestStderrBudget: the burst passes, then a line every 3 s (20 a
@@ -19,7 +19,7 @@ import (
 // one line at once and one with their count at the interval's end.
 func TestStderrBudget(t *testing.T) {
 	var log enginetest.Log
-	clock := testutil.NewFakeClock(time.Unix(100, 0))
+	clock := clocktest.New(time.Unix(100, 0))
 	b := newStderrBudget(log.Logger(), clock)
 	for range stderrBurst {
 		assert.True(t, b.allow("e"), "the burst passes")
@@ -82,7 +82,7 @@ func readToEnd(t *testing.T, p *Process) {
 func TestStderrFloodIsBounded(t *testing.T) {
 	enginetest.NoLeak(t)
 	var log enginetest.Log
-	clock := testutil.NewFakeClock(time.Unix(100, 0))
+	clock := clocktest.New(time.Unix(100, 0))
 	logger := withBudget(log.Logger(), newStderrBudget(log.Logger(), clock))
 	readToEnd(t, start(t, nil, Config{Name: "fake", Logger: logger}, "floodstderr"))
 	clock.Advance(stderrInterval)
@@ -102,7 +102,7 @@ func TestStderrFloodIsBounded(t *testing.T) {
 func TestStderrBurstDoesNotRefillOnRestart(t *testing.T) {
 	enginetest.NoLeak(t)
 	var log enginetest.Log
-	clock := testutil.NewFakeClock(time.Unix(100, 0))
+	clock := clocktest.New(time.Unix(100, 0))
 	logger := withBudget(log.Logger(), newStderrBudget(log.Logger(), clock))
 	for range 5 {
 		readToEnd(t, start(t, nil, Config{Name: "fake", Logger: logger.With("leg", 1)}, "floodstderr"))
@@ -135,7 +135,7 @@ func TestStderrBelowTheLevelTakesNoBudget(t *testing.T) {
 	enginetest.NoLeak(t)
 	var log enginetest.Log
 	atInfo := slog.New(slog.NewTextHandler(&log, nil))
-	clock := testutil.NewFakeClock(time.Unix(100, 0))
+	clock := clocktest.New(time.Unix(100, 0))
 	b := newStderrBudget(atInfo, clock)
 	logger := withBudget(atInfo, b)
 	readToEnd(t, start(t, nil, Config{Name: "quiet", Logger: logger, StderrLevel: slog.LevelDebug}, "floodstderr"))

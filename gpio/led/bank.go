@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
+
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // Bank drives a fixed set of LEDs with patterns from one goroutine (Run).
@@ -17,7 +19,7 @@ import (
 // repeated Set does not restart a blink.
 type Bank struct {
 	outs  []Output
-	clock Clock
+	clock clock.Clock
 	log   *slog.Logger
 
 	mu       sync.Mutex // guards patterns
@@ -27,16 +29,16 @@ type Bank struct {
 
 // NewBank returns a Bank driving outs (all Off until Set). A nil clock
 // means the system clock, a nil log slog.Default().
-func NewBank(clock Clock, log *slog.Logger, outs ...Output) *Bank {
-	if clock == nil {
-		clock = SystemClock()
+func NewBank(clk clock.Clock, log *slog.Logger, outs ...Output) *Bank {
+	if clk == nil {
+		clk = clock.System()
 	}
 	if log == nil {
 		log = slog.Default()
 	}
 	return &Bank{
 		outs:     outs,
-		clock:    clock,
+		clock:    clk,
 		log:      log,
 		patterns: make([]Pattern, len(outs)),
 		wake:     make(chan struct{}, 1),
@@ -115,7 +117,7 @@ func (b *Bank) Run(ctx context.Context) {
 				wait = next
 			}
 		}
-		var timer Timer
+		var timer clock.Timer
 		var fire <-chan time.Time
 		if wait > 0 {
 			timer = b.clock.NewTimer(wait)

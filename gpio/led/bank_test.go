@@ -15,13 +15,8 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
 
-	"flipbot.dev/flipbot/gpio/internal/fakeclock"
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 )
-
-// clockAdapter gives the fake clock the Clock interface of this package.
-type clockAdapter struct{ *fakeclock.Clock }
-
-func (c clockAdapter) NewTimer(d time.Duration) Timer { return c.Clock.NewTimer(d) }
 
 var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -36,14 +31,14 @@ type edge struct {
 // not use).
 type recordingPin struct {
 	name  string
-	clock *fakeclock.Clock
+	clock *clocktest.Clock
 	fail  error
 
 	mu    sync.Mutex
 	edges []edge
 }
 
-func newRecordingPin(name string, c *fakeclock.Clock) *recordingPin {
+func newRecordingPin(name string, c *clocktest.Clock) *recordingPin {
 	return &recordingPin{name: name, clock: c}
 }
 
@@ -101,7 +96,7 @@ func runBank(t *testing.T, b *Bank) (stop func()) {
 
 // advanceTo steps the fake clock from timer to timer until total time has
 // passed since epoch, waiting each time for the bank to block again.
-func advanceTo(c *fakeclock.Clock, total time.Duration) {
+func advanceTo(c *clocktest.Clock, total time.Duration) {
 	for {
 		c.WaitTimers(1)
 		next, _ := c.Next()
@@ -115,10 +110,10 @@ func advanceTo(c *fakeclock.Clock, total time.Duration) {
 }
 
 func TestBankDoubleBlinkEdges(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	red := newRecordingPin("GPIO22", c)
 	green := newRecordingPin("GPIO17", c)
-	b := NewBank(clockAdapter{c}, nil, green, red)
+	b := NewBank(c, nil, green, red)
 	b.Set(Off, DoubleBlink)
 	stop := runBank(t, b)
 	advanceTo(c, 3100*ms)
@@ -135,10 +130,10 @@ func TestBankDoubleBlinkEdges(t *testing.T) {
 }
 
 func TestBankSetRestartsOnlyChangedLEDs(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	a := newRecordingPin("a", c)
 	bpin := newRecordingPin("b", c)
-	b := NewBank(clockAdapter{c}, nil, a, bpin)
+	b := NewBank(c, nil, a, bpin)
 	b.Set(SlowBlink, SlowBlink)
 	stop := runBank(t, b)
 	advanceTo(c, 700*ms) // both dark since 500 ms
@@ -158,9 +153,9 @@ func TestBankSetRestartsOnlyChangedLEDs(t *testing.T) {
 }
 
 func TestBankSteadyPatternsNeedNoTimer(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	p := newRecordingPin("p", c)
-	b := NewBank(clockAdapter{c}, nil, p)
+	b := NewBank(c, nil, p)
 	b.Set(On)
 	stop := runBank(t, b)
 	require.Eventually(t, func() bool { return len(p.Edges()) == 1 }, 5*time.Second, time.Millisecond)
@@ -170,9 +165,9 @@ func TestBankSteadyPatternsNeedNoTimer(t *testing.T) {
 }
 
 func TestBankActiveLow(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	p := newRecordingPin("p", c)
-	b := NewBank(clockAdapter{c}, nil, ActiveLow(p))
+	b := NewBank(c, nil, ActiveLow(p))
 	b.Set(On)
 	stop := runBank(t, b)
 	require.Eventually(t, func() bool { return len(p.Edges()) == 1 }, 5*time.Second, time.Millisecond)
@@ -182,12 +177,12 @@ func TestBankActiveLow(t *testing.T) {
 }
 
 func TestBankWriteErrorsDoNotStopIt(t *testing.T) {
-	c := fakeclock.New(epoch)
+	c := clocktest.New(epoch)
 	bad := newRecordingPin("bad", c)
 	bad.fail = errors.New("gpio: broken")
 	good := newRecordingPin("good", c)
 	var logs bytes.Buffer
-	b := NewBank(clockAdapter{c}, slog.New(slog.NewTextHandler(&logs, nil)), bad, good)
+	b := NewBank(c, slog.New(slog.NewTextHandler(&logs, nil)), bad, good)
 	b.Set(FastBlink, FastBlink)
 	stop := runBank(t, b)
 	advanceTo(c, 250*ms)

@@ -3,7 +3,8 @@
 // A Pattern (Off, On, SlowBlink, FastBlink, DoubleBlink, Heartbeat) is a
 // repeating on/off rhythm. A Bank drives a fixed set of Outputs from one
 // goroutine: Set gives each LED its pattern (latest wins, unchanged LEDs
-// keep their phase) and Run does the timing with an injectable Clock, so
+// keep their phase) and Run does the timing with an injectable clock
+// (internal/clock), so
 // tests run on a fake clock and a recording pin.
 //
 // An Output is anything with Out(gpio.Level): a periph gpio.PinIO such as
@@ -15,10 +16,10 @@
 // The package never opens pins itself: the caller owns the outputs.
 //
 // Files: pattern.go ([Pattern]), bank.go ([Bank]), output.go ([Output],
-// [ActiveLow]), sysfs.go ([SysfsLED]), clock.go ([Clock]). Its fake
+// [ActiveLow]), sysfs.go ([SysfsLED]). Its fake
 // for tests, the other way round (a pattern recognised in an LED's
 // samples), is gpio/led/ledtest.
 //
-// It imports periph.io's gpio and nothing of the module; its tests run on
-// gpio/internal/fakeclock.
+// It imports periph.io's gpio and internal/clock; its tests run on
+// internal/clock/clocktest.
 package led

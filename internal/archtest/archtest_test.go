@@ -106,6 +106,7 @@ func TestHouseRefusesUpwardEdges(t *testing.T) {
 // above base, leaves at the bottom.
 func testTable() Table {
 	return Table{
+		Roots:      []string{"internal/root"},
 		Leaves:     []string{"internal/leaf"},
 		TestLeaves: []string{"internal/testhelp"},
 		Rules: []Rule{
@@ -124,7 +125,7 @@ func testTable() Table {
 // imports, keyed by importing package.
 func testModule(imports map[string][]Import) *Module {
 	m := &Module{Path: "example.com/m"}
-	for _, p := range []string{"app", "base", "base/fake", "cmd/tool", "internal/leaf", "internal/testhelp", "lib", "lib/sub", "peer"} {
+	for _, p := range []string{"app", "base", "base/fake", "cmd/tool", "internal/leaf", "internal/root", "internal/testhelp", "lib", "lib/sub", "peer"} {
 		m.Packages = append(m.Packages, Package{Path: p, Name: filepath.Base(p), Files: []string{"a.go"}, Imports: imports[p]})
 	}
 	return m
@@ -160,6 +161,10 @@ func TestCheck(t *testing.T) {
 			want: []Violation{{Pkg: "lib", Import: "internal/testhelp", Files: []string{"a.go"}}}},
 		{name: "a package imports itself outside a test", imports: map[string][]Import{"lib": {code("lib")}},
 			want: []Violation{{Pkg: "lib", Import: "lib", Files: []string{"a.go"}}}},
+		{name: "leaves and test leaves import the root", imports: map[string][]Import{
+			"internal/leaf": {code("internal/root"), test("internal/testhelp")}, "internal/testhelp": {code("internal/root")}, "base": {code("internal/root")}}},
+		{name: "the root imports a leaf", imports: map[string][]Import{"internal/root": {code("internal/leaf")}},
+			want: []Violation{{Pkg: "internal/root", Import: "internal/leaf", Files: []string{"a.go"}}}},
 		{name: "a leaf imports a leaf", imports: map[string][]Import{"internal/testhelp": {code("internal/leaf")}},
 			want: []Violation{{Pkg: "internal/testhelp", Import: "internal/leaf", Files: []string{"a.go"}}}},
 		{name: "a forbidden test edge, files gathered", imports: map[string][]Import{"base": {
@@ -225,6 +230,7 @@ func TestLint(t *testing.T) {
 		{name: "a leaf that imports", change: func(tb *Table) { tb.Rules[5].Imports = []string{"base"} },
 			want: []string{
 				"rule internal/...: import base goes up or sideways: make it an Exception, with the reason",
+				"leaf internal/root: its rule (internal/...) lets it import packages of the module",
 				"leaf internal/leaf: its rule (internal/...) lets it import packages of the module",
 				"leaf internal/testhelp: its rule (internal/...) lets it import packages of the module",
 			}},

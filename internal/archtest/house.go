@@ -5,7 +5,8 @@ package archtest
 // Exception of its rule.
 const (
 	// LayerLeaf is internal/: small helpers that every package may
-	// import and that import nothing of the module.
+	// import and that import nothing of the module but its roots (the
+	// one clock interface, internal/clock).
 	LayerLeaf = iota
 	// LayerBase is flipsight (the API, no game logic), engines (rules,
 	// built-in engine, adapters), gpio (LEDs and displays) and gokrazy
@@ -39,7 +40,6 @@ func House() Table {
 		glicko      = "arena/glicko"
 		egaroucidT  = "engines/egaroucid/egaroucidtest"
 		enginetest  = "engines/internal/enginetest"
-		fakeclock   = "gpio/internal/fakeclock"
 		ggf         = "engines/ggf"
 		othello     = "engines/othello"
 		proc        = "engines/proc"
@@ -83,8 +83,9 @@ func House() Table {
 		realEngines = "real_test.go plays the real Edax and Egaroucid through a bot against the arena, end to end; test-only, and nothing that engines/external's code imports imports it back"
 	)
 	return Table{
+		Roots:      []string{"internal/clock"},
 		Leaves:     []string{"internal/atomicfile", "internal/fat", "internal/logagg", "internal/text", "internal/version", "internal/wait"},
-		TestLeaves: []string{"internal/testutil", "internal/testutil/browser", "internal/winetest"},
+		TestLeaves: []string{"internal/clock/clocktest", "internal/testutil", "internal/testutil/browser", "internal/winetest"},
 		Rules: []Rule{
 			// Commands: thin mains that wire the layers below together.
 			{Pkg: "cmd/flipbot", Layer: LayerCommand,
@@ -239,11 +240,9 @@ func House() Table {
 				Why: "builds the adapter the connector's flags ask for, sized for the machine"},
 			{Pkg: gpio, Layer: LayerBase,
 				Imports: []string{hd44780, ledPkg, ssd1306},
-				Tests:   []string{fakeclock},
 				Why:     "the status on LEDs and displays through its drivers; nothing of the appliance"},
 			{Pkg: ledPkg, Layer: LayerBase,
-				Tests: []string{fakeclock},
-				Why:   "the LED driver, on periph.io"},
+				Why: "the LED driver, on periph.io"},
 			{Pkg: ledtest, Layer: LayerBase,
 				Imports: []string{ledPkg},
 				Why:     "test support beside the LED driver (as periph's gpiotest): its patterns recognised in an LED's samples"},
@@ -251,8 +250,6 @@ func House() Table {
 				Why: "the OLED driver, on periph.io"},
 			{Pkg: hd44780, Layer: LayerBase,
 				Why: "the LCD driver, on periph.io"},
-			{Pkg: fakeclock, Layer: LayerBase,
-				Why: "a manual clock for the drivers' tests"},
 			{Pkg: "gokrazy/imagetest", Layer: LayerBase,
 				Tests: []string{disk, instance, vm},
 				Exceptions: []Exception{

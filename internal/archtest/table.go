@@ -48,11 +48,14 @@ type Table struct {
 	// Rules are tried in order; the first whose Pkg matches a package is
 	// that package's rule.
 	Rules []Rule
+	// Roots are the packages below the leaves: every package may import
+	// them, leaves included, and they import nothing of the module.
+	Roots []string
 	// Leaves are packages that every package may import, except the
 	// leaves themselves.
 	Leaves []string
 	// TestLeaves are packages that every package's test files may
-	// import, except the leaves themselves; no non-test file may.
+	// import, the leaves' included; no non-test file may.
 	TestLeaves []string
 }
 
@@ -76,9 +79,10 @@ func (t Table) RuleFor(pkg string) (Rule, bool) {
 	return Rule{}, false
 }
 
-// isLeaf reports whether pkg is one of the table's leaves or test leaves.
+// isLeaf reports whether pkg is one of the table's roots, leaves or test
+// leaves.
 func (t Table) isLeaf(pkg string) bool {
-	return slices.Contains(t.Leaves, pkg) || slices.Contains(t.TestLeaves, pkg)
+	return slices.Contains(t.Roots, pkg) || slices.Contains(t.Leaves, pkg) || slices.Contains(t.TestLeaves, pkg)
 }
 
 // Allows reports whether pkg may import imp, from a test file when test
@@ -91,7 +95,7 @@ func (t Table) Allows(pkg, imp string, test bool) bool {
 	if !ok {
 		return false
 	}
-	if slices.Contains(r.Imports, imp) || (!t.isLeaf(pkg) && slices.Contains(t.Leaves, imp)) {
+	if slices.Contains(r.Imports, imp) || slices.Contains(t.Roots, imp) || (!t.isLeaf(pkg) && slices.Contains(t.Leaves, imp)) {
 		return true
 	}
 	for _, e := range r.Exceptions {
@@ -102,7 +106,7 @@ func (t Table) Allows(pkg, imp string, test bool) bool {
 	if !test {
 		return false
 	}
-	return slices.Contains(r.Tests, imp) || (!t.isLeaf(pkg) && slices.Contains(t.TestLeaves, imp))
+	return slices.Contains(r.Tests, imp) || slices.Contains(t.TestLeaves, imp)
 }
 
 // Violation is an import the table does not allow, or a package it has
@@ -252,7 +256,7 @@ func (t Table) Lint(m *Module) []string {
 			}
 		}
 	}
-	for _, l := range append(append([]string(nil), t.Leaves...), t.TestLeaves...) {
+	for _, l := range slices.Concat(t.Roots, t.Leaves, t.TestLeaves) {
 		if !pkgs[l] {
 			out = append(out, fmt.Sprintf("leaf %s is not a package of the module", l))
 			continue

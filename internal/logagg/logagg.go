@@ -3,8 +3,8 @@
 // cannot flood the log: gokrazy keeps a service's last 100 lines, and the
 // owner must still find the pairing code and the bot's own news there.
 //
-// One file, logagg.go ([Log], [Clock], [SystemClock]). A leaf: it imports nothing of the
-// module, and any package may import it.
+// One file, logagg.go ([Log]). It imports internal/clock only, and any
+// package may import it.
 package logagg
 
 import (
@@ -12,24 +12,9 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"flipbot.dev/flipbot/internal/clock"
 )
-
-// Clock is the time source of a [Log]: the system's when nil; tests use a
-// fake one to play hours in milliseconds.
-type Clock interface {
-	Now() time.Time
-	// AfterFunc calls f in its own goroutine after d.
-	AfterFunc(d time.Duration, f func())
-}
-
-// SystemClock returns the real time as a Clock.
-func SystemClock() Clock { return systemClock{} }
-
-// systemClock is the real time.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time                      { return time.Now() }
-func (systemClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
 
 // Log logs warnings (or news, Info) per kind (the message): the first of a quiet kind at
 // once, with its attributes; the rest of the interval as one line at its
@@ -42,7 +27,7 @@ func (systemClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
 type Log struct {
 	log   *slog.Logger
 	every time.Duration
-	clock Clock
+	clock clock.Clock
 
 	mu    sync.Mutex
 	kinds map[string]*kind
@@ -57,11 +42,11 @@ type kind struct {
 
 // New returns a Log writing Warn lines to log, a kind at most once per
 // interval every after its first; clock nil means the system's.
-func New(log *slog.Logger, every time.Duration, clock Clock) *Log {
-	if clock == nil {
-		clock = systemClock{}
+func New(log *slog.Logger, every time.Duration, clk clock.Clock) *Log {
+	if clk == nil {
+		clk = clock.System()
 	}
-	return &Log{log: log, every: every, clock: clock, kinds: map[string]*kind{}}
+	return &Log{log: log, every: every, clock: clk, kinds: map[string]*kind{}}
 }
 
 // Warn logs a warning of a kind (msg, a constant message) with attrs, or

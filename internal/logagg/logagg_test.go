@@ -9,39 +9,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"flipbot.dev/flipbot/internal/clock/clocktest"
 )
-
-// stepClock runs the functions due as it is advanced, in the test's
-// goroutine (a leaf's tests import nothing of the module: see
-// internal/testutil.FakeClock for the others).
-type stepClock struct {
-	now    time.Time
-	timers []stepTimer
-}
-
-type stepTimer struct {
-	at time.Time
-	f  func()
-}
-
-func (c *stepClock) Now() time.Time { return c.now }
-
-func (c *stepClock) AfterFunc(d time.Duration, f func()) {
-	c.timers = append(c.timers, stepTimer{c.now.Add(d), f})
-}
-
-func (c *stepClock) Advance(d time.Duration) {
-	c.now = c.now.Add(d)
-	due := c.timers
-	c.timers = nil
-	for _, t := range due {
-		if t.at.After(c.now) {
-			c.timers = append(c.timers, t)
-		} else {
-			t.f()
-		}
-	}
-}
 
 // TestLogAggregatesPerKind: 1,000 warnings of one kind and 10 of another
 // within an interval are two lines at once and two at its end, whatever
@@ -49,7 +19,7 @@ func (c *stepClock) Advance(d time.Duration) {
 // quiet again.
 func TestLogAggregatesPerKind(t *testing.T) {
 	var out bytes.Buffer
-	clock := &stepClock{}
+	clock := clocktest.New(time.Time{})
 	l := New(slog.New(slog.NewTextHandler(&out, nil)), time.Minute, clock)
 	lines := func() int { return strings.Count(out.String(), "\n") }
 	for i := range 1000 {
@@ -77,7 +47,7 @@ func TestLogAggregatesPerKind(t *testing.T) {
 // TestInfoKeepsItsLevel: an Info kind is counted like a warning, at Info.
 func TestInfoKeepsItsLevel(t *testing.T) {
 	var out bytes.Buffer
-	clock := &stepClock{}
+	clock := clocktest.New(time.Time{})
 	l := New(slog.New(slog.NewTextHandler(&out, nil)), time.Minute, clock)
 	for i := range 3 {
 		l.Info("rejecting", "match", i)

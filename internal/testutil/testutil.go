@@ -1,8 +1,7 @@
 // Package testutil holds helpers for flipbot's tests; only _test.go files
 // import it.
 //
-// One file, testutil.go ([SyncBuffer], [LineRing], [FakeClock],
-// [Within]). A leaf
+// One file, testutil.go ([SyncBuffer], [LineRing], [Within]). A leaf
 // for tests: it imports nothing of the module.
 package testutil
 
@@ -89,66 +88,6 @@ func (r *LineRing) Total() int {
 // Contains reports whether a kept line contains s.
 func (r *LineRing) Contains(s string) bool {
 	return slices.ContainsFunc(r.Lines(), func(l string) bool { return strings.Contains(l, s) })
-}
-
-// FakeClock is a clock that moves only when told: Now and AfterFunc as
-// logagg.Clock has them. Safe for concurrent use.
-type FakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []fakeTimer
-}
-
-type fakeTimer struct {
-	at time.Time
-	f  func()
-}
-
-// NewFakeClock returns a clock at start.
-func NewFakeClock(start time.Time) *FakeClock { return &FakeClock{now: start} }
-
-// Now returns the clock's time.
-func (c *FakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// AfterFunc calls f when the clock has been advanced by d.
-func (c *FakeClock) AfterFunc(d time.Duration, f func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), f: f})
-}
-
-// Advance moves the clock by d, calling the functions that fall due, in
-// their order and in the caller's goroutine (one that schedules another
-// due within d is called too).
-func (c *FakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	end := c.now.Add(d)
-	c.mu.Unlock()
-	for {
-		c.mu.Lock()
-		i := -1
-		for j, t := range c.timers {
-			if !t.at.After(end) && (i < 0 || t.at.Before(c.timers[i].at)) {
-				i = j
-			}
-		}
-		if i < 0 {
-			c.now = end
-			c.mu.Unlock()
-			return
-		}
-		t := c.timers[i]
-		c.timers = slices.Delete(c.timers, i, i+1)
-		if t.at.After(c.now) {
-			c.now = t.at
-		}
-		c.mu.Unlock()
-		t.f()
-	}
 }
 
 // Within runs f and fails the test when it has not returned after d: a

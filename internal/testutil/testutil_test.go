@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 func TestSyncBufferConcurrentWriters(t *testing.T) {
@@ -35,20 +34,5 @@ func TestLineRingKeepsTheLastLines(t *testing.T) {
 	}
 	if r.Total() != 4 || !r.Contains("cd") || r.Contains("a") {
 		t.Fatalf("total %d, lines %q", r.Total(), r.Lines())
-	}
-}
-
-func TestFakeClockCallsWhatFallsDue(t *testing.T) {
-	start := time.Unix(0, 0)
-	c := NewFakeClock(start)
-	var got []string
-	c.AfterFunc(2*time.Second, func() {
-		got = append(got, "2s at "+c.Now().Sub(start).String())
-		c.AfterFunc(time.Second, func() { got = append(got, "3s at "+c.Now().Sub(start).String()) })
-	})
-	c.AfterFunc(10*time.Second, func() { got = append(got, "10s") })
-	c.Advance(5 * time.Second)
-	if s := strings.Join(got, ","); s != "2s at 2s,3s at 3s" || c.Now() != start.Add(5*time.Second) {
-		t.Fatalf("called %q, now %v", s, c.Now())
 	}
 }

@@ -4,7 +4,7 @@
 //
 // Files: wait.go ([Sleep], [OnStopSignals]).
 //
-// It imports nothing of the module (the standard library only).
+// It imports internal/clock only.
 package wait
 
 import (
@@ -14,15 +14,17 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"flipbot.dev/flipbot/internal/clock"
 )
 
-// Sleep waits for d or until ctx ends, whichever comes first: nil after d,
-// else ctx's cause (context.Cause).
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
+// Sleep waits for d on clk or until ctx ends, whichever comes first: nil
+// after d, else ctx's cause (context.Cause).
+func Sleep(ctx context.Context, clk clock.Clock, d time.Duration) error {
+	t := clk.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-t.C():
 		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
