@@ -37,7 +37,9 @@
 // there.
 //
 // The package is a leaf of the appliance: it imports bot/record (the game
-// store's status) and nothing of the bot, of the appliance, of the pages
-// or of the hardware (the gpio package has its own input type; the
-// appliance maps a Status onto it).
+// store's status) and, of the bot, only what its move counts convert to
+// (bot.MoveCounts, whose arithmetic and text [MoveCounts] uses, so they
+// are written once); nothing of the appliance, of the pages or of the
+// hardware (the gpio package has its own input type; the appliance maps a
+// Status onto it).
 package state
