@@ -36,8 +36,8 @@ func goldenFacts(st *state.Status) {
 	st.Storage = state.Storage{Path: "/perm/flipbot", OK: true, FreeBytes: 28 << 30}
 	st.Indicators = state.Indicators{LEDs: []string{"green GPIO17", "yellow GPIO27", "red GPIO22"},
 		Display: "ssd1306 128x64 @0x3c", Missing: []string{}}
-	st.Games = record.StoreStatus{Dir: "/perm/flipbot/games", OK: true, Games: 12, Bytes: 48_000,
-		CapBytes: 256 << 20, Files: 13, Analysed: 3, AnalysisBytes: 9_000}
+	st.Games = state.GameStoreOf(record.StoreStatus{Dir: "/perm/flipbot/games", OK: true, Games: 12, Bytes: 48_000,
+		CapBytes: 256 << 20, Files: 13, Analysed: 3, AnalysisBytes: 9_000})
 }
 
 // goldenBot is the bot as FlipSight names it.
@@ -170,14 +170,14 @@ func TestAPIStatusGolden(t *testing.T) {
 			// read-only, so the page's token is held in memory.
 			st.Token = state.TokenMemory
 			st.Storage = state.Storage{Path: "/perm/flipbot", Problem: "read-only file system"}
-			st.Games = record.StoreStatus{Dir: "/perm/flipbot/games", Problem: "read-only", Unsaved: 2, Skipped: 1}
+			st.Games = state.GameStoreOf(record.StoreStatus{Dir: "/perm/flipbot/games", Problem: "read-only", Unsaved: 2, Skipped: 1})
 			st.Report = reportOf(st.Report, bot.Status{State: bot.StateConnecting, NetworkDown: true,
 				LastError: "dial tcp 203.0.113.5:443: connect: connection refused; retrying in 2s", Updated: goldenAt})
 		}},
 		{"storage_missing", state.KindStorageMissing, func(st *state.Status) {
 			st.Token = state.TokenNone
 			st.Storage = state.Storage{Path: "/perm/flipbot", Problem: "/perm is not mounted"}
-			st.Games = record.StoreStatus{Dir: "/perm/flipbot/games", Problem: "/perm is not mounted"}
+			st.Games = state.GameStoreOf(record.StoreStatus{Dir: "/perm/flipbot/games", Problem: "/perm is not mounted"})
 		}},
 		{"stopping", state.KindStopping, func(st *state.Status) {
 			st.Report = reportOf(st.Report, goldenOnline(goldenMatches()[:1], nil))

@@ -13,6 +13,7 @@ import (
 
 	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot"
+	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/gpio"
 )
 
@@ -315,3 +316,55 @@ func leafPaths(t reflect.Type, path string) []string {
 func field(path string) string { return indexRE.ReplaceAllString(path, "") }
 
 var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
+
+// jsonNamed lists, by path, the fields reachable from t that carry a
+// struct tag.
+func jsonNamed(t reflect.Type, path string, seen map[reflect.Type]bool) []string {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return jsonNamed(t.Elem(), path+"[]", seen)
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	if seen[t] || t == reflect.TypeFor[time.Time]() {
+		return nil
+	}
+	seen[t] = true
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Tag != "" {
+			out = append(out, path+"."+f.Name+" `"+string(f.Tag)+"`")
+		}
+		out = append(out, jsonNamed(f.Type, path+"."+f.Name, seen)...)
+	}
+	return out
+}
+
+// TestBotTypesHaveNoJSONNames: the bot reports in plain Go types, and the
+// JSON names of /api/status and /api/games are the appliance's alone
+// (appliance/state): neither the bot's status nor the game store's
+// carries a tag that a reader could take for the contract.
+func TestBotTypesHaveNoJSONNames(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[bot.Status](), reflect.TypeFor[record.StoreStatus]()} {
+		assert.Empty(t, jsonNamed(typ, typ.String(), map[reflect.Type]bool{}), "tags of %v", typ)
+	}
+}
+
+// TestEveryStoreFieldReachesAPIStatus: every field of the game store's
+// status, filled, goes through the appliance's copy (state.GameStoreOf)
+// out as /api/status JSON and back equal, in the field of the same name.
+func TestEveryStoreFieldReachesAPIStatus(t *testing.T) {
+	var ss record.StoreStatus
+	n := 0
+	fill(reflect.ValueOf(&ss).Elem(), &n)
+	require.Empty(t, zeroFields(reflect.ValueOf(ss), "record.StoreStatus"), "the filler reaches every field")
+	hub := state.NewHub(nil)
+	hub.Update(func(st *state.Status) { st.Games = state.GameStoreOf(ss) })
+	b, err := hub.Snapshot().JSON()
+	require.NoError(t, err)
+	var got state.Status
+	require.NoError(t, json.Unmarshal(b, &got))
+	assert.Empty(t, sameFields(ss, got.Games, "Games"))
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"flipbot.dev/flipbot/appliance/state"
 	"flipbot.dev/flipbot/bot/record"
 	"flipbot.dev/flipbot/engines/ggf"
 	"flipbot.dev/flipbot/engines/othello"
@@ -118,7 +119,7 @@ func TestGamesPagesAndAPI(t *testing.T) {
 	var list struct {
 		Games []record.Summary
 		Total int
-		Store record.StoreStatus
+		Store state.GameStore
 	}
 	require.NoError(t, json.Unmarshal([]byte(body), &list))
 	assert.Equal(t, 2, list.Total)

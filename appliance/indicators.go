@@ -15,10 +15,12 @@ import (
 
 // GPIOIndicators drives the LEDs and display of the gpio package from the
 // appliance's Status. Configure re-opens the hardware when the pins or the
-// display change, so new settings apply without a reboot. Safe for
-// concurrent use; the mutex guards the open Indicators.
+// display change, so new settings apply without a reboot. The hardware
+// opened keeps showing until Close, whatever context its opener ran in: a
+// signal that starts the drain must not freeze the LEDs and the display,
+// which show the drain (the Stopping state, the matches played to their
+// end). Safe for concurrent use; the mutex guards the open Indicators.
 type GPIOIndicators struct {
-	ctx context.Context
 	log *slog.Logger
 
 	mu    sync.Mutex
@@ -32,12 +34,12 @@ type GPIOIndicators struct {
 }
 
 // NewGPIOIndicators returns indicators that open the hardware on the first
-// Configure and stop when ctx ends (call Close to release the devices).
-func NewGPIOIndicators(ctx context.Context, log *slog.Logger) *GPIOIndicators {
+// Configure and show until Close, which releases the devices.
+func NewGPIOIndicators(log *slog.Logger) *GPIOIndicators {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &GPIOIndicators{ctx: ctx, log: log}
+	return &GPIOIndicators{log: log}
 }
 
 // gpioConfig converts the settings to the gpio package's.
@@ -65,7 +67,9 @@ func (g *GPIOIndicators) Configure(s settings.Settings) state.Indicators {
 		g.in.Close()
 	}
 	g.cfg = cfg
-	g.in = gpio.Open(g.ctx, cfg) // logs what it found
+	// Stopped by its Close (here on a change, or in g.Close), not by a
+	// context: the hardware outlives the settings request that opens it.
+	g.in = gpio.Open(context.Background(), cfg) // logs what it found
 	g.in.Show(g.last)
 	f := g.in.Found()
 	// Empty lists, not null, in /api/status.

@@ -1,7 +1,6 @@
 package appliance
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"strings"
@@ -60,9 +59,7 @@ func TestToGPIOStatus(t *testing.T) {
 // status changes and new settings without failing.
 func TestGPIOIndicatorsWithoutHardware(t *testing.T) {
 	logs := &syncBuffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ind := NewGPIOIndicators(ctx, slog.New(slog.NewTextHandler(logs, nil)))
+	ind := NewGPIOIndicators(slog.New(slog.NewTextHandler(logs, nil)))
 	ind.Show(state.Status{Kind: state.KindSetupNeeded, PairingCode: "123456"}) // before Configure: kept for later
 	s := settings.Default()
 	s.Display = "none"

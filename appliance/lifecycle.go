@@ -347,9 +347,9 @@ func (a *app) RefreshFacts() {
 	up := networkUp(addrs)
 	free := freeBytes(a.cfg.Perm)
 	sysUp := systemUptime()
-	var games record.StoreStatus
+	var games state.GameStore
 	if a.cfg.Games != nil {
-		games = a.cfg.Games.Status()
+		games = state.GameStoreOf(a.cfg.Games.Status())
 	}
 	a.hub.Update(func(st *state.Status) {
 		st.Games = games

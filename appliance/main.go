@@ -110,7 +110,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stderr
 		defer func() { stopMDNS(); wait() }()
 	}
 	if *leds {
-		ind := NewGPIOIndicators(ctx, log)
+		ind := NewGPIOIndicators(log)
 		defer ind.Close()
 		cfg.Indicators = ind
 	}

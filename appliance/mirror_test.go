@@ -2,7 +2,6 @@ package appliance
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image/png"
 	"io"
@@ -28,9 +27,7 @@ import (
 // display picture is gpio.Preview of the same status, rendered once per
 // change.
 func TestMirrorIsWhatDrivesThePins(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ind := NewGPIOIndicators(ctx, slog.New(slog.DiscardHandler))
+	ind := NewGPIOIndicators(slog.New(slog.DiscardHandler))
 	defer ind.Close()
 	s := settings.Default()
 	s.Display = "none"
@@ -77,7 +74,7 @@ func TestMirrorIsWhatDrivesThePins(t *testing.T) {
 // on the page.
 func TestStatusPageMirrorsTheIndicators(t *testing.T) {
 	e := provisioned(t, func(cfg *Config, a *app) {
-		ind := NewGPIOIndicators(context.Background(), slog.New(slog.DiscardHandler))
+		ind := NewGPIOIndicators(slog.New(slog.DiscardHandler))
 		t.Cleanup(func() { ind.Close() })
 		cfg.Indicators = ind
 	})
@@ -162,9 +159,7 @@ func TestLEDAnimationsMatchThePatterns(t *testing.T) {
 // password, shows the setup screen with the pairing code dashed out: the
 // code proves that the owner sees the device itself.
 func TestDisplayPictureHidesThePairingCode(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ind := NewGPIOIndicators(ctx, slog.New(slog.DiscardHandler))
+	ind := NewGPIOIndicators(slog.New(slog.DiscardHandler))
 	defer ind.Close()
 	s := settings.Default()
 	s.Display = "none"

@@ -128,7 +128,7 @@ func TestPagesAtPhoneWidth(t *testing.T) {
 	e := startEnv(t, named, withGames(t, std, oct), func(c *Config, a *app) {
 		require.NoError(t, store.NewTokenFile(c.Dir).Save(mustToken(t, tokA)))
 		require.NoError(t, ratings.NewFile(c.Dir).Save(pastRatings(time.Now())))
-		ind := NewGPIOIndicators(context.Background(), slog.New(slog.DiscardHandler))
+		ind := NewGPIOIndicators(slog.New(slog.DiscardHandler))
 		t.Cleanup(func() { ind.Close() })
 		c.Indicators = ind // the mirror of the LEDs and the display
 		a.cfg.Player.(*fakePlayer).setReport(bot.Status{State: bot.StateOnline,

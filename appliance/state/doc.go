@@ -13,7 +13,9 @@
 //
 //   - kind.go: [Kind], its machine names (/api/status) and texts (pages).
 //   - status.go: [Status] and its parts ([Phase], [TokenSource],
-//     [EngineSettings], [Device], [Storage], [CardToken]).
+//     [EngineSettings], [Device], [Storage], [CardToken], and
+//     [GameStore], the game store's status in the appliance's own type,
+//     copied from record.StoreStatus by [GameStoreOf]).
 //   - report.go: [Report], the bot's part, in the appliance's own types
 //     ([BotInfo], [Match], [Leg], [Search], [MoveCounts], [Result]); the
 //     appliance copies the bot's report (bot.Status) into them.
@@ -28,12 +30,16 @@
 //
 // The JSON form of a Status is /api/status, the appliance's contract with
 // the scripts and people that read it: the JSON names are these types'
-// tags, and nothing else defines them (the bot's types have none). The
-// appliance's golden files (appliance/testdata/apistatus) hold the shape
-// for representative states; a change to a tag or a field shows there.
+// tags, and nothing else defines them (the bot's types and the game
+// store's status have none; /api/games shows its store in [GameStore]
+// too). The appliance's golden files (appliance/testdata/apistatus) hold
+// the shape for representative states; a change to a tag or a field shows
+// there.
 //
 // The package is a leaf of the appliance: it imports bot/record (the game
-// store's status) and nothing of the bot, of the appliance, of the pages
-// or of the hardware (the gpio package has its own input type; the
-// appliance maps a Status onto it).
+// store's status) and, of the bot, only what its move counts convert to
+// (bot.MoveCounts, whose arithmetic and text [MoveCounts] uses, so they
+// are written once); nothing of the appliance, of the pages or of the
+// hardware (the gpio package has its own input type; the appliance maps a
+// Status onto it).
 package state

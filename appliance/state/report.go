@@ -1,11 +1,9 @@
 package state
 
 import (
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
+
+	"flipbot.dev/flipbot/bot"
 )
 
 // Report is the bot's part of the status as the runner that starts,
@@ -128,7 +126,10 @@ type Search struct {
 	ElapsedMS int64 `json:"elapsed_ms"`
 }
 
-// MoveCounts counts how the bot's sent moves in a match were chosen.
+// MoveCounts counts how the bot's sent moves in a match were chosen: the
+// fields of bot.MoveCounts with the JSON names of /api/status. The two
+// types convert into each other (the compiler keeps their fields alike),
+// and the arithmetic and the text are the bot's.
 type MoveCounts struct {
 	// Engine counts the engine's moves, Forced the moves without a choice.
 	Engine int `json:"engine"`
@@ -137,28 +138,14 @@ type MoveCounts struct {
 	Fallbacks map[string]int `json:"fallbacks,omitempty"`
 }
 
-// FallbackTotal is the number of fallback moves of every cause.
-func (c MoveCounts) FallbackTotal() int {
-	n := 0
-	for _, v := range c.Fallbacks {
-		n += v
-	}
-	return n
-}
+// FallbackTotal is the number of fallback moves of every cause, counted
+// by the bot's own type (bot.MoveCounts.FallbackTotal).
+func (c MoveCounts) FallbackTotal() int { return bot.MoveCounts(c).FallbackTotal() }
 
 // String is the counts as a person reads them, as the bot's log writes
-// them: "30 engine, 2 forced, 3 fallback (timeout 2, failed 1)".
-func (c MoveCounts) String() string {
-	s := fmt.Sprintf("%d engine, %d forced, %d fallback", c.Engine, c.Forced, c.FallbackTotal())
-	if len(c.Fallbacks) == 0 {
-		return s
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(c.Fallbacks)) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, c.Fallbacks[k]))
-	}
-	return s + " (" + strings.Join(parts, ", ") + ")"
-}
+// them: "30 engine, 2 forced, 3 fallback (timeout 2, failed 1)"
+// (bot.MoveCounts.String).
+func (c MoveCounts) String() string { return bot.MoveCounts(c).String() }
 
 // Result is a finished match.
 type Result struct {

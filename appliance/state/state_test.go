@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/bot"
 )
 
 func TestStatusKind(t *testing.T) {
@@ -89,4 +91,24 @@ func TestStatusJSONHidesSecrets(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &m))
 	assert.Contains(t, m, "state")
 	assert.Contains(t, m, "device")
+}
+
+// The status's move counts read as the bot's log writes them: the text
+// and the total are the bot's own (bot.MoveCounts), for every shape of
+// counts, the page's "· 3 fallback" and "moves: …" included.
+func TestMoveCountsReadAsTheBotsLog(t *testing.T) {
+	for _, c := range []MoveCounts{
+		{},
+		{Engine: 1},
+		{Engine: 30, Forced: 2, Fallbacks: map[string]int{"timeout": 2, "failed": 1}},
+		{Fallbacks: map[string]int{"starting": 4}},
+		{Forced: 5, Fallbacks: map[string]int{}},
+	} {
+		b := bot.MoveCounts{Engine: c.Engine, Forced: c.Forced, Fallbacks: c.Fallbacks}
+		assert.Equal(t, b.String(), c.String())
+		assert.Equal(t, b.FallbackTotal(), c.FallbackTotal())
+	}
+	c := MoveCounts{Engine: 30, Forced: 2, Fallbacks: map[string]int{"timeout": 2, "failed": 1}}
+	assert.Equal(t, "30 engine, 2 forced, 3 fallback (failed 1, timeout 2)", c.String())
+	assert.Equal(t, 3, c.FallbackTotal())
 }

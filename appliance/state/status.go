@@ -57,8 +57,8 @@ type Status struct {
 	// Indicators is what the LEDs and display settings found.
 	Indicators Indicators `json:"indicators"`
 	// Games is the state of the game records (record.Store).
-	Games   record.StoreStatus `json:"games"`
-	Updated time.Time          `json:"updated"`
+	Games   GameStore `json:"games"`
+	Updated time.Time `json:"updated"`
 
 	// PairingCode is shown on the display and in the log while setup is
 	// needed; never in /api/status.
@@ -102,6 +102,32 @@ type Indicators struct {
 	// no I²C bus (…)" or "display: no device at 0x3c, 0x3d, 0x27, 0x3f on
 	// I2C1".
 	Missing []string `json:"missing"`
+}
+
+// GameStore is the state of the game records (bot/record's Store) as the
+// appliance shows it, in /api/status and /api/games: record.StoreStatus
+// with the JSON names of the appliance's contract ([GameStoreOf]).
+type GameStore struct {
+	Dir      string `json:"dir"`
+	OK       bool   `json:"ok"`
+	Problem  string `json:"problem,omitempty"`
+	Games    int    `json:"games"`
+	Unsaved  int    `json:"unsaved"`
+	Skipped  int    `json:"skipped_lines"`
+	Bytes    int64  `json:"bytes"`
+	CapBytes int64  `json:"cap_bytes"`
+	Files    int    `json:"files"`
+	// Analysed counts the games with an analysis; AnalysisBytes is the
+	// size of their files (part of Bytes).
+	Analysed      int   `json:"analysed"`
+	AnalysisBytes int64 `json:"analysis_bytes"`
+}
+
+// GameStoreOf is the appliance's form of a store's status.
+func GameStoreOf(s record.StoreStatus) GameStore {
+	return GameStore{Dir: s.Dir, OK: s.OK, Problem: s.Problem, Games: s.Games, Unsaved: s.Unsaved,
+		Skipped: s.Skipped, Bytes: s.Bytes, CapBytes: s.CapBytes, Files: s.Files,
+		Analysed: s.Analysed, AnalysisBytes: s.AnalysisBytes}
 }
 
 // Storage describes /perm.

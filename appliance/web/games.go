@@ -238,13 +238,13 @@ func (h *Handler) serveAPIGames(w http.ResponseWriter, r *http.Request) {
 	defer h.listSlotFree()
 	q := r.URL.Query()
 	out := struct {
-		Games []record.Summary   `json:"games"`
-		Total int                `json:"total"`
-		Store record.StoreStatus `json:"store"`
+		Games []record.Summary `json:"games"`
+		Total int              `json:"total"`
+		Store state.GameStore  `json:"store"`
 	}{Games: []record.Summary{}}
 	if h.cfg.Games != nil {
 		out.Games, out.Total = h.cfg.Games.List(gamesFilter(q), intParam(q, "offset", 0, 0, 1<<30), intParam(q, "limit", gamesPerPage, 1, maxGamesAPI))
-		out.Store = h.cfg.Games.Status()
+		out.Store = state.GameStoreOf(h.cfg.Games.Status())
 	}
 	writeJSON(w, out)
 }

@@ -135,21 +135,30 @@ type entry struct {
 	anaSize int64
 }
 
-// StoreStatus describes a Store for the pages.
+// StoreStatus describes a Store: where it is, its problem, what it holds.
+// It is a plain Go type; the pages and /api/status show it in their own
+// JSON form (appliance/state.GameStore).
 type StoreStatus struct {
-	Dir      string `json:"dir"`
-	OK       bool   `json:"ok"`
-	Problem  string `json:"problem,omitempty"`
-	Games    int    `json:"games"`
-	Unsaved  int    `json:"unsaved"`
-	Skipped  int    `json:"skipped_lines"`
-	Bytes    int64  `json:"bytes"`
-	CapBytes int64  `json:"cap_bytes"`
-	Files    int    `json:"files"`
+	Dir string
+	// OK reports a store without a problem; Problem says what the disk
+	// refused.
+	OK      bool
+	Problem string
+	// Games counts the games kept, Unsaved those of them only in memory
+	// (the disk refused them), Skipped the lines read back that were not
+	// a game.
+	Games   int
+	Unsaved int
+	Skipped int
+	// Bytes is the disk space of the games files and analyses, CapBytes
+	// its cap, Files the number of games files.
+	Bytes    int64
+	CapBytes int64
+	Files    int
 	// Analysed counts the games with an analysis; AnalysisBytes is the
 	// size of their files (part of Bytes).
-	Analysed      int   `json:"analysed"`
-	AnalysisBytes int64 `json:"analysis_bytes"`
+	Analysed      int
+	AnalysisBytes int64
 }
 
 // Open returns the store of opts.Dir, reading the games already there. It

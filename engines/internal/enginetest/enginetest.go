@@ -6,8 +6,10 @@
 //
 // Files: enginetest.go (the helpers and the plumbing of a fake:
 // [RunFakeOrTests], [FakeCommand]), fake.go ([Protocol], [RunFake],
-// [Fake]), fake_jsonline.go, fake_nboard.go and fake_edax.go (each
-// protocol's script). It may import engines, engines/othello and
+// [Fake]), fake_nboardloop.go (the one line loop of the fakes that speak
+// NBoard's protocol: the position, the search in progress, quit), and
+// fake_jsonline.go, fake_nboard.go and fake_edax.go (each protocol's
+// script: its replies). It may import engines, engines/othello and
 // engines/ggf (the games NBoard's `set game` sends); only tests and the
 // fakes of other test packages (egaroucidtest) import it.
 package enginetest

@@ -4,11 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"time"
-
-	"flipbot.dev/flipbot/engines/ggf"
-	"flipbot.dev/flipbot/engines/othello"
 )
 
 // fakeEdax behaves like Edax 4.6 in NBoard mode: it needs -nboard, an
@@ -50,74 +46,43 @@ func fakeEdax(args []string) int {
 		fmt.Fprintln(os.Stderr, "working directory has no data/")
 		return 6
 	}
-	in := stdinLines()
-	pos := othello.New(othello.Std)
-	var (
-		timer <-chan time.Time
-		hint  bool
-	)
-	answer := func() {
-		timer = nil
-		legal := pos.LegalMoves()
-		name := "pa"
-		if len(legal) > 0 {
-			name = othello.SquareName(legal[len(legal)-1], 8)
-		}
-		say("nodestats 4242 0.00")
-		if hint {
-			say("search %sD6c3 -2 0 13", name)
-		} else {
-			say("=== %s -2.00 0.1", name)
-		}
-		say("status Edax is waiting")
+	return runNBoard(edaxReplies{behaviour: behaviour})
+}
+
+// edaxReplies is fakeEdax's replies.
+type edaxReplies struct{ behaviour string }
+
+func (edaxReplies) name() string { return "Edax" }
+
+func (edaxReplies) hello(version string) int {
+	if version != "1" {
+		fmt.Fprintln(os.Stderr, `Error: Edax expected "nboard 1" protocol`)
 	}
-	for {
-		select {
-		case <-timer:
-			answer()
-		case l, ok := <-in:
-			if !ok {
-				return 0
-			}
-			cmd, rest, _ := strings.Cut(l, " ")
-			switch cmd {
-			case "nboard":
-				if rest != "1" {
-					fmt.Fprintln(os.Stderr, `Error: Edax expected "nboard 1" protocol`)
-				}
-			case "set":
-				what, val, _ := strings.Cut(rest, " ")
-				switch what {
-				case "depth":
-					say("set myname Edax%s", val)
-				case "game":
-					g, err := ggf.Parse(val)
-					if err == nil {
-						pos, err = g.Position()
-					}
-					if err != nil {
-						fmt.Fprintln(os.Stderr, "Error: cannot parse game")
-					}
-				}
-			case "ping":
-				if timer != nil {
-					answer()
-				}
-				say("pong %s", rest)
-			case "go", "hint":
-				hint = cmd == "hint"
-				switch behaviour {
-				case "quick":
-					answer()
-				case "crash":
-					return 3
-				default:
-					say("status Edax is thinking")
-					timer = time.After(10 * time.Second)
-				}
-			case "quit":
-				return 0
-			}
-		}
+	return 0
+}
+
+func (e edaxReplies) search(s *nboardSession) int {
+	switch e.behaviour {
+	case "quick":
+		s.answer()
+	case "crash":
+		return 3
+	default:
+		say("status Edax is thinking")
+		s.searchFor(10 * time.Second)
 	}
+	return 0
+}
+
+func (edaxReplies) ping(s *nboardSession, n string) { s.pong(n) }
+
+func (edaxReplies) answer(s *nboardSession) {
+	name := s.bestMove(true)
+	say("nodestats 4242 0.00")
+	if s.hint {
+		say("search %sD6c3 -2 0 13", name)
+	} else {
+		say("=== %s -2.00 0.1", name)
+	}
+	say("status Edax is waiting")
 }
