@@ -57,9 +57,11 @@ test-race:
 
 # The tests that -short skips: the engine's exact solves, the arena's
 # tournaments over HTTP and demo runs, the appliance's pages in Chromium,
-# the Windows builds under Wine (engines/proc's tests, flipbot.exe's match).
+# the Windows builds under Wine (engines/proc's tests, flipbot.exe's match),
+# the bot's fault tests played to the match's end, its log floods, and
+# flipbot's match through the spec's Python adapter.
 test-long:
-	FLIPBOT_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 20m ./engines/... ./arena/... ./cmd/flipbot-arena/... ./appliance/...
+	FLIPBOT_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 20m ./engines/... ./arena/... ./cmd/flipbot-arena/... ./appliance/... ./bot/... ./cmd/flipbot/...
 
 cross:
 	@mkdir -p $(ARM64BIN) $(ARM64BIN)/gokrazy $(BIN)/windows-amd64 $(BIN)/darwin-arm64
