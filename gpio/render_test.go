@@ -222,11 +222,16 @@ func TestLEDPatternsDistinguishStates(t *testing.T) {
 }
 
 func TestKindNames(t *testing.T) {
+	seen := map[string]bool{}
 	for _, k := range Kinds() {
+		assert.NotContains(t, k.String(), "kind(", "%d has a name", int(k))
+		assert.NotEqual(t, k.String(), k.Text(), "%s has a text of its own", k)
+		seen[k.String()] = true
 		got, err := ParseKind(k.String())
 		require.NoError(t, err)
 		assert.Equal(t, k, got)
 	}
+	assert.Len(t, seen, len(Kinds()), "each its own name")
 	_, err := ParseKind("sleeping")
 	assert.Error(t, err)
 	assert.Equal(t, "kind(42)", Kind(42).String())

@@ -47,39 +47,35 @@ const (
 	numKinds = iota
 )
 
-// kindNames returns the names used by String, ParseKind and MarshalText
-// (and the display-preview command's --state flag).
-func kindNames() [numKinds]string {
-	return [...]string{
-		Starting:       "starting",
-		WaitingClock:   "waiting_clock",
-		SetupNeeded:    "setup_needed",
-		Connecting:     "connecting",
-		OnlineIdle:     "online_idle",
-		InGame:         "in_game",
-		TokenRejected:  "token_rejected",
-		NoNetwork:      "no_network",
-		StorageMissing: "storage_missing",
-		Stopping:       "stopping",
-		EngineFailed:   "engine_failed",
+// words returns the state's machine name (String, ParseKind, MarshalText
+// and the display-preview command's --state flag) and its text for people
+// (Text); "" for a Kind that is none of Kinds.
+func (k Kind) words() (name, text string) {
+	switch k {
+	case Starting:
+		return "starting", "Starting"
+	case WaitingClock:
+		return "waiting_clock", "Waiting for network/clock"
+	case SetupNeeded:
+		return "setup_needed", "Setup needed"
+	case Connecting:
+		return "connecting", "Connecting"
+	case OnlineIdle:
+		return "online_idle", "Online, idle"
+	case InGame:
+		return "in_game", "In game"
+	case TokenRejected:
+		return "token_rejected", "Token rejected"
+	case NoNetwork:
+		return "no_network", "No network"
+	case StorageMissing:
+		return "storage_missing", "Storage missing"
+	case Stopping:
+		return "stopping", "Stopping"
+	case EngineFailed:
+		return "engine_failed", "Engine failed"
 	}
-}
-
-// kindTexts returns the states as people read them (Text).
-func kindTexts() [numKinds]string {
-	return [...]string{
-		Starting:       "Starting",
-		WaitingClock:   "Waiting for network/clock",
-		SetupNeeded:    "Setup needed",
-		Connecting:     "Connecting",
-		OnlineIdle:     "Online, idle",
-		InGame:         "In game",
-		TokenRejected:  "Token rejected",
-		NoNetwork:      "No network",
-		StorageMissing: "Storage missing",
-		Stopping:       "Stopping",
-		EngineFailed:   "Engine failed",
-	}
+	return "", ""
 }
 
 // Kinds lists every Kind in order.
@@ -93,25 +89,25 @@ func Kinds() []Kind {
 
 // String returns the machine name of k, such as "in_game".
 func (k Kind) String() string {
-	if names := kindNames(); k >= 0 && int(k) < len(names) {
-		return names[k]
+	if name, _ := k.words(); name != "" {
+		return name
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
 
 // Text returns the state as a person reads it, such as "In game".
 func (k Kind) Text() string {
-	if texts := kindTexts(); k >= 0 && int(k) < len(texts) {
-		return texts[k]
+	if _, text := k.words(); text != "" {
+		return text
 	}
 	return k.String()
 }
 
 // ParseKind is the inverse of Kind.String.
 func ParseKind(s string) (Kind, error) {
-	for i, n := range kindNames() {
-		if n == s {
-			return Kind(i), nil
+	for _, k := range Kinds() {
+		if k.String() == s {
+			return k, nil
 		}
 	}
 	return 0, fmt.Errorf("unknown state %q", s)

@@ -39,23 +39,35 @@ const (
 	numKinds = iota
 )
 
-// kindWords returns each state's machine name (String, MarshalText:
+// words returns the state's machine name (String, MarshalText:
 // /api/status's "state", the same words as the gpio package's states) and
-// its text for people (Text).
-func kindWords() [numKinds]struct{ name, text string } {
-	return [...]struct{ name, text string }{
-		KindStarting:       {"starting", "Starting"},
-		KindWaitingClock:   {"waiting_clock", "Waiting for network/clock"},
-		KindSetupNeeded:    {"setup_needed", "Setup needed"},
-		KindConnecting:     {"connecting", "Connecting"},
-		KindOnlineIdle:     {"online_idle", "Online, idle"},
-		KindInGame:         {"in_game", "In game"},
-		KindTokenRejected:  {"token_rejected", "Token rejected"},
-		KindNoNetwork:      {"no_network", "No network"},
-		KindStorageMissing: {"storage_missing", "Storage missing"},
-		KindStopping:       {"stopping", "Stopping"},
-		KindEngineFailed:   {"engine_failed", "Engine failed"},
+// its text for people (Text); "" for a Kind that is none of Kinds.
+func (k Kind) words() (name, text string) {
+	switch k {
+	case KindStarting:
+		return "starting", "Starting"
+	case KindWaitingClock:
+		return "waiting_clock", "Waiting for network/clock"
+	case KindSetupNeeded:
+		return "setup_needed", "Setup needed"
+	case KindConnecting:
+		return "connecting", "Connecting"
+	case KindOnlineIdle:
+		return "online_idle", "Online, idle"
+	case KindInGame:
+		return "in_game", "In game"
+	case KindTokenRejected:
+		return "token_rejected", "Token rejected"
+	case KindNoNetwork:
+		return "no_network", "No network"
+	case KindStorageMissing:
+		return "storage_missing", "Storage missing"
+	case KindStopping:
+		return "stopping", "Stopping"
+	case KindEngineFailed:
+		return "engine_failed", "Engine failed"
 	}
+	return "", ""
 }
 
 // Kinds lists every Kind in order.
@@ -67,23 +79,20 @@ func Kinds() []Kind {
 	return out
 }
 
-// valid reports whether k is one of Kinds.
-func (k Kind) valid() bool { return k >= 0 && k < numKinds }
-
 // String returns the machine name of k, such as "in_game".
 func (k Kind) String() string {
-	if !k.valid() {
-		return fmt.Sprintf("kind(%d)", int(k))
+	if name, _ := k.words(); name != "" {
+		return name
 	}
-	return kindWords()[k].name
+	return fmt.Sprintf("kind(%d)", int(k))
 }
 
 // Text returns the state as a person reads it, such as "In game".
 func (k Kind) Text() string {
-	if !k.valid() {
-		return k.String()
+	if _, text := k.words(); text != "" {
+		return text
 	}
-	return kindWords()[k].text
+	return k.String()
 }
 
 // MarshalText encodes the state by its machine name.
@@ -91,9 +100,9 @@ func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // UnmarshalText decodes a machine name written by MarshalText.
 func (k *Kind) UnmarshalText(b []byte) error {
-	for i, w := range kindWords() {
-		if w.name == string(b) {
-			*k = Kind(i)
+	for _, c := range Kinds() {
+		if c.String() == string(b) {
+			*k = c
 			return nil
 		}
 	}

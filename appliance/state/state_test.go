@@ -42,14 +42,21 @@ func TestStatusKind(t *testing.T) {
 }
 
 func TestKindText(t *testing.T) {
-	for k := KindStarting; k <= KindStopping; k++ {
+	seen := map[string]bool{}
+	for _, k := range Kinds() {
 		b, err := k.MarshalText()
 		require.NoError(t, err)
+		assert.NotContains(t, string(b), "kind(", "%d has a name", int(k))
+		assert.False(t, seen[string(b)], "%s named once", b)
+		seen[string(b)] = true
 		var back Kind
 		require.NoError(t, back.UnmarshalText(b))
 		assert.Equal(t, k, back)
-		assert.NotEmpty(t, k.Text())
+		assert.NotEqual(t, k.String(), k.Text(), "%s has a text of its own", k)
 	}
+	assert.Len(t, seen, int(KindEngineFailed)+1, "every kind, the last included")
+	assert.Equal(t, "kind(99)", Kind(99).String())
+	assert.Equal(t, "kind(-1)", Kind(-1).Text())
 	var k Kind
 	require.Error(t, k.UnmarshalText([]byte("bogus")))
 	assert.Equal(t, "Waiting for network/clock", KindWaitingClock.Text())

@@ -39,21 +39,21 @@ func Patterns() []Pattern {
 	return out
 }
 
-func patternNames() [numPatterns]string {
-	return [...]string{
-		Off:         "off",
-		On:          "on",
-		SlowBlink:   "slow blink",
-		FastBlink:   "fast blink",
-		DoubleBlink: "double blink",
-		Heartbeat:   "heartbeat",
-	}
-}
-
 // String returns the pattern's name, such as "slow blink".
 func (p Pattern) String() string {
-	if names := patternNames(); p >= 0 && int(p) < len(names) {
-		return names[p]
+	switch p {
+	case Off:
+		return "off"
+	case On:
+		return "on"
+	case SlowBlink:
+		return "slow blink"
+	case FastBlink:
+		return "fast blink"
+	case DoubleBlink:
+		return "double blink"
+	case Heartbeat:
+		return "heartbeat"
 	}
 	return fmt.Sprintf("pattern(%d)", int(p))
 }

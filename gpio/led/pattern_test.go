@@ -74,4 +74,10 @@ func TestStepsAddUpToThePeriod(t *testing.T) {
 func TestPatternsListsEveryNamedPattern(t *testing.T) {
 	assert.Equal(t, []Pattern{Off, On, SlowBlink, FastBlink, DoubleBlink, Heartbeat}, Patterns())
 	assert.Equal(t, "pattern(6)", Pattern(len(Patterns())).String(), "a pattern past the list has no name")
+	seen := map[string]bool{}
+	for _, p := range Patterns() {
+		assert.NotContains(t, p.String(), "pattern(", "%d has a name", int(p))
+		seen[p.String()] = true
+	}
+	assert.Len(t, seen, len(Patterns()), "each its own name")
 }
