@@ -10,6 +10,15 @@
 // FLIPBOT_IMAGE_TESTS=1; where gok, qemu or a source tree is missing they
 // say SKIPPED and why. They take minutes: images are built and booted.
 //
+// What fails is said where CI keeps it, at the parent test's end: each
+// subtest's step at the time (stepTrail) and flipbot's last log lines. A
+// guest whose page does not answer is described (does gokrazy's web UI
+// answer, does QEMU run, QEMU's USB bus and network); one that never came
+// up on the network at all is power-cycled once, as an owner would replug
+// a board, and the test says so at its end ("note: …"): QEMU's emulated
+// USB Ethernet stayed silent for a whole boot of the Pi once in CI. A
+// guest whose gokrazy answers but whose flipbot does not fails at once.
+//
 // Files: doc.go only, and the tests: image_test.go (the Pi image, a bad
 // token file refused, the Egaroucid recipe), pi_test.go (the Pi image on
 // the emulated Pi 3B, its LEDs), vm_test.go (the offline VM, the card's
