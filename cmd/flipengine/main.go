@@ -19,7 +19,7 @@
 // Files: main.go (the command table and dispatch), one file per command
 // or group: perft.go, legal.go, engine.go (the JSON-line engine, lines.go
 // its reader), nboard.go, solve.go, bench.go, probcut.go, train.go,
-// moveloss.go; version (internal/version) is in the table here.
+// moveloss.go, suite.go; version (internal/version) is in the table here.
 //
 // It may import engines/othello, engines, engines/search, engines/eval and
 // engines/eval/train (the built-in engine and its evaluation),
@@ -66,6 +66,7 @@ func commands() []command {
 		{"probcut", "[-eval pattern|baseline] [-out FILE]", "fit the Multi-ProbCut table of one evaluation and write it as Go", runProbCut},
 		{"train", "wthor|selfplay|fit|validate [flags]", "the pattern evaluation's training pipeline", runTrain},
 		{"moveloss", "FILE.obf… [-remaining D] [-budget D]", "one move per OBF position under a clock: mean loss in discs, best moves", runMoveLoss},
+		{"suite", "WTH_YYYY.wtb… [-min E] [-max E] [-n N] [-skip K] [-seed S]", "an OBF suite of WTHOR positions with every move's exact score", runSuite},
 		{"version", "", "the build's version", runVersion},
 	}
 }
