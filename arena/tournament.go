@@ -2,8 +2,6 @@ package arena
 
 import (
 	"context"
-	"flipbot.dev/flipbot/flipsight"
-	"flipbot.dev/flipbot/internal/clock"
 	"fmt"
 	"log/slog"
 	"math"
@@ -14,6 +12,8 @@ import (
 
 	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 )
 
 // TournamentConfig configures [RunTournament].

@@ -6,13 +6,12 @@ import (
 	"log/slog"
 	"runtime"
 	"sync"
-
-	"flipbot.dev/flipbot/engines"
-	"flipbot.dev/flipbot/internal/clock"
 	"time"
 
 	"flipbot.dev/flipbot/bot/record"
+	"flipbot.dev/flipbot/engines"
 	"flipbot.dev/flipbot/flipsight"
+	"flipbot.dev/flipbot/internal/clock"
 	"flipbot.dev/flipbot/internal/logagg"
 	"flipbot.dev/flipbot/internal/text"
 )

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"flipbot.dev/flipbot/config"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"flipbot.dev/flipbot/config"
 )
 
 func TestTokenVarIsConfigs(t *testing.T) {
