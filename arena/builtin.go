@@ -81,9 +81,30 @@ func (s *Server) engineRequest(m *match, li int, l *leg, now int64) engines.Requ
 	return engines.Request{
 		Position:  l.pos,
 		Remaining: time.Duration(rem) * time.Millisecond,
-		Budget:    time.Duration(budget) * time.Millisecond,
-		Wire:      &wr,
+		// The clock was read now: a connector that writes the request
+		// later (engines/jsonline, while the match's other leg holds the
+		// engine) stamps remaining_ms and budget_ms at the write from it.
+		At:     time.Now(),
+		Budget: time.Duration(budget) * time.Millisecond,
+		Cap:    maxThinkMS * time.Millisecond,
+		Wire:   &wr,
 	}
+}
+
+// thinkDeadline is when a player's ask for req ends (the clock was read at
+// req.At). A strict engine is asked as by the official connector with
+// --engine: the connector bounds its wait for the engine by the mover's
+// clock and its answer by budget_ms from the request's write
+// (engines/jsonline), so only the clock, and a second past it, ends the
+// ask; bounded by Budget from the turn's start, a request that waited while
+// the match's other leg was answered was killed within its own budget_ms
+// and the leg lost on time (issue 38). A lenient engine's ask ends a second
+// after its Budget, for the fallback move.
+func thinkDeadline(req engines.Request, strict bool) time.Time {
+	if strict {
+		return req.At.Add(req.Remaining + time.Second)
+	}
+	return req.At.Add(req.Budget + time.Second)
 }
 
 // think asks eng for a move and plays it through the same path as the API.
@@ -92,7 +113,7 @@ func (s *Server) engineRequest(m *match, li int, l *leg, now int64) engines.Requ
 // and the leg runs out of time.
 func (s *Server) think(eng engines.Engine, key thinkKey, p int, req engines.Request, strict bool) {
 	defer s.wg.Done()
-	ctx, cancel := context.WithTimeout(s.ctx, req.Budget+time.Second)
+	ctx, cancel := context.WithDeadline(s.ctx, thinkDeadline(req, strict))
 	res, err := eng.Move(ctx, req)
 	cancel()
 	move := res.Move

@@ -113,7 +113,8 @@ func (p *apiPlayer) maybeMove(ctx context.Context, m *flipsight.Match, li, part 
 	if h, err := json.Marshal(l.History); err == nil {
 		wr.History = h
 	}
-	req := engines.Request{Position: pos, Remaining: time.Duration(rem) * time.Millisecond, Budget: time.Duration(budget) * time.Millisecond, Wire: &wr}
+	req := engines.Request{Position: pos, Remaining: time.Duration(rem) * time.Millisecond, At: time.Now(),
+		Budget: time.Duration(budget) * time.Millisecond, Cap: maxThinkMS * time.Millisecond, Wire: &wr}
 	eng := p.eng
 	if p.sessions != nil {
 		eng = p.sessions.leg(m.ID, li)
@@ -121,7 +122,7 @@ func (p *apiPlayer) maybeMove(ctx context.Context, m *flipsight.Match, li, part 
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		mctx, cancel := context.WithTimeout(ctx, req.Budget+time.Second)
+		mctx, cancel := context.WithDeadline(ctx, thinkDeadline(req, p.strict))
 		res, err := eng.Move(mctx, req)
 		cancel()
 		mv := res.Move

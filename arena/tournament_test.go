@@ -170,6 +170,85 @@ func TestTournamentStrict(t *testing.T) {
 	}
 }
 
+// asks records each ask of a strict engine (answering the first legal
+// move at once): the request, when Move was called and the ask's deadline.
+type asks struct {
+	mu   sync.Mutex
+	list []askRecord
+}
+
+type askRecord struct {
+	req              engines.Request
+	called, deadline time.Time
+}
+
+func (a *asks) Name() string               { return "asks" }
+func (a *asks) Supports(othello.Mode) bool { return true }
+func (a *asks) Close() error               { return nil }
+func (a *asks) Move(ctx context.Context, req engines.Request) (engines.Result, error) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(24 * time.Hour)
+	}
+	a.mu.Lock()
+	a.list = append(a.list, askRecord{req: req, called: time.Now(), deadline: dl})
+	a.mu.Unlock()
+	return engines.Result{Move: fallback(req.Position)}, nil
+}
+
+// TestStrictAskLastsAsTheConnectorWaits: a strict (command) engine is
+// asked as by the official connector, whose engine the match's two legs
+// share: a request may wait while the other leg's is answered, and is then
+// written with the clock at the write and the spec's budget_ms
+// (min(--max-think-seconds, remaining − 0.75 s)), awaited that long from
+// the write (engines/jsonline). The ask must last that long: once it ended
+// within budget_ms of a request that had waited — bounded by its Budget
+// from the turn's start, and with budget_ms on the wire not capped at the
+// connector's 10 s — and the leg was lost on time (issue 38, 60 s clocks).
+func TestStrictAskLastsAsTheConnectorWaits(t *testing.T) {
+	for _, viaAPI := range []bool{false, true} {
+		t.Run(fmt.Sprintf("via API %v", viaAPI), func(t *testing.T) {
+			if viaAPI && testing.Short() {
+				t.Skip("a real-time match over HTTP; skipped with -short")
+			}
+			rec := &asks{}
+			stats, err := RunTournament(context.Background(), TournamentConfig{
+				A:     engines.PerMatch(func() (engines.Engine, error) { return rec, nil }, nil),
+				B:     engines.PerMatch(func() (engines.Engine, error) { return NewPlayer(1), nil }, nil),
+				NameA: "asks", NameB: "greedy", Mode: othello.Std, Pairs: 1,
+				Clock: time.Minute, StrictA: true, ViaAPI: viaAPI, PollEvery: 10 * time.Millisecond,
+			})
+			require.NoError(t, err)
+			require.Equal(t, 1, stats.Played)
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			require.NotEmpty(t, rec.list)
+			for _, a := range rec.list {
+				// The connector writes the request after waiting half of
+				// what the clock allows (a clock without At was read when
+				// Move was called, as engines/jsonline takes it).
+				at := a.req.At
+				if at.IsZero() {
+					at = a.called
+				}
+				wait := (a.req.Remaining - engines.SpecMargin) / 2
+				written := at.Add(wait)
+				remaining, budget := a.req.ClockAt(written)
+				if a.req.At.IsZero() {
+					remaining, budget = a.req.Remaining-wait, engines.SpecBudget(a.req.Remaining-wait, a.req.Cap)
+				}
+				if !assert.Equal(t, min(10*time.Second, remaining-engines.SpecMargin), budget,
+					"budget_ms is the official connector's: min(10 s, remaining − 0.75 s) at the write (remaining %v)", a.req.Remaining) ||
+					!assert.False(t, written.Add(budget).After(a.deadline),
+						"the ask lasts budget_ms from the write (remaining %v: ends %v after the call, the answer may come %v after it)",
+						a.req.Remaining, a.deadline.Sub(a.called), written.Add(budget).Sub(a.called)) {
+					break
+				}
+			}
+		})
+	}
+}
+
 // TestTournamentViaAPI: both engines play as registered bots through the
 // HTTP API (flipsight.Client), challenge and accept included.
 func TestTournamentViaAPI(t *testing.T) {

@@ -232,10 +232,11 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 		m = timeplan.Count(pos)
 	}
 	// A connector that stamped remaining_ms before the request waited for
-	// this process (the arena's server-side players do) sends a clock as
-	// stale as the other legs' answers since this leg's last: plan on the
-	// clock less that wait, which costs a stamp made at the write only a
-	// shorter think after a collision.
+	// this process (the arena's server-side players did until issue 38;
+	// the spec's connector stamps it at the write) sends a clock as stale
+	// as the other legs' answers since this leg's last: plan on the clock
+	// less that wait, which costs a stamp made at the write only a shorter
+	// think after a collision.
 	remaining := max(time.Duration(req.RemainingMS)*time.Millisecond-c.others, time.Millisecond)
 	c.clock = remaining
 	overhead = c.over.Estimate()

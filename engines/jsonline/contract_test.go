@@ -101,6 +101,36 @@ func TestTheClockIsReadWhenTheLineIsWritten(t *testing.T) {
 	assert.Equal(t, int64(10000), reqs[1].BudgetMS, "the cap still binds")
 }
 
+// TestAClockWithoutAtIsStampedWhenMoveIsCalled: a request with a clock
+// but no At (the arena's server-side players send none) was read when Move
+// was called (engines.Request's At). Both legs ask at once and the second
+// waits for the first's answer: its remaining_ms must have gone on while it
+// waited, as with an At. Written as read at the call, it told the engine
+// the whole wait was still its own, while the connector's deadline ran from
+// the turn's start (issue 38: a leg that waited through the other's answer
+// was planned past its real clock and lost on time).
+func TestAClockWithoutAtIsStampedWhenMoveIsCalled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "requests")
+	e := newFake(t, nil, "log", path, "500")
+	require.NoError(t, e.Start())
+	pos := othello.New(othello.Std)
+	var wg sync.WaitGroup
+	for leg := range 2 {
+		wg.Go(func() {
+			req := wireRequest(pos, 30*time.Second, 10*time.Second, 0, leg)
+			req.At = time.Time{}
+			_, err := e.Move(context.Background(), req)
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	reqs := loggedRequests(t, path)
+	require.Len(t, reqs, 2)
+	assert.InDelta(t, 30000, reqs[0].RemainingMS, 200, "the first is written at once")
+	assert.Less(t, reqs[1].RemainingMS, int64(30000-400), "the second's clock went on while it waited for the engine")
+	assert.Equal(t, int64(10000), reqs[1].BudgetMS, "the cap still binds")
+}
+
 func TestForcedTurnsReachTheEngine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "requests")
 	e := newFake(t, nil, "log", path, "0")

@@ -98,7 +98,8 @@ func (e *Engine) Close() error { return e.slot.Close() }
 //     returned (the caller may send that without waiting for Move);
 //   - remaining_ms and budget_ms are computed when the line is written to
 //     the engine's stdin (Request.ClockAt), not when the request was made:
-//     the other leg of the match may hold the engine meanwhile;
+//     the other leg of the match may hold the engine meanwhile (a clock
+//     without its At was read when Move was called, and goes on from then);
 //   - the answer is awaited exactly budget_ms from that write, then the
 //     process is killed (a late answer must never be read as the next
 //     move's) and restarted at the next move.
@@ -118,6 +119,11 @@ func (e *Engine) Move(ctx context.Context, req engines.Request) (engines.Result,
 	}
 	if err := ctx.Err(); err != nil {
 		return engines.Result{}, fmt.Errorf("jsonline move: cancelled: %w", err)
+	}
+	if req.At.IsZero() && req.Remaining != 0 {
+		// A clock without its instant was read now (engines.Request's At):
+		// the wait for the other leg's answer is taken off it too.
+		req.At = start
 	}
 	last := e.lastWrite(req, start)
 	if _, budget := clockAt(req, start); !start.Before(last) || budget <= 0 {
@@ -198,11 +204,7 @@ func (e *Engine) lastWrite(req engines.Request, start time.Time) time.Time {
 	if req.Remaining == 0 && req.At.IsZero() {
 		return start.Add(adapt.DefaultBudget)
 	}
-	at := req.At
-	if at.IsZero() {
-		at = start
-	}
-	return at.Add(req.Remaining - engines.SpecMargin)
+	return req.At.Add(req.Remaining - engines.SpecMargin)
 }
 
 // clockAt is req.ClockAt, but for a request without a clock (made off the
