@@ -139,3 +139,35 @@ func TestFFO20to39Selective(t *testing.T) {
 		})
 	}
 }
+
+// TestWTHORSuiteIsWellFormed: testdata/wthor-24-26.obf (made by flipengine
+// suite, read by flipengine moveloss) lists 24 positions of 24–26 empties
+// with a score for every legal move. The scores' exactness is the suite
+// command's, tested against a plain alpha-beta in cmd/flipengine; they are
+// not solved again here (a position of 24–26 empties takes minutes).
+func TestWTHORSuiteIsWellFormed(t *testing.T) {
+	f, err := os.Open("testdata/wthor-24-26.obf")
+	require.NoError(t, err)
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		n++
+		p, err := ParseOBF(line)
+		require.NoError(t, err, line)
+		e := p.Position.Empties().Count()
+		assert.True(t, e >= 24 && e <= 26, "%d empties: %s", e, line)
+		legal := p.Position.LegalMoves()
+		assert.Len(t, p.Scores, len(legal), "every legal move scored: %s", line)
+		for _, mv := range legal {
+			_, ok := p.Scores[mv]
+			assert.True(t, ok, "%s scored: %s", othello.SquareName(mv, 8), line)
+		}
+	}
+	require.NoError(t, sc.Err())
+	assert.Equal(t, 24, n)
+}
