@@ -13,11 +13,13 @@
 // What fails is said where CI keeps it, at the parent test's end: each
 // subtest's step at the time (stepTrail) and flipbot's last log lines. A
 // guest whose page does not answer is described (does gokrazy's web UI
-// answer, does QEMU run, QEMU's USB bus and network); one that never came
-// up on the network at all is power-cycled once, as an owner would replug
-// a board, and the test says so at its end ("note: …"): QEMU's emulated
-// USB Ethernet stayed silent for a whole boot of the Pi once in CI. A
-// guest whose gokrazy answers but whose flipbot does not fails at once.
+// answer, does QEMU run, QEMU's USB bus and network). One not on the
+// network at all 150 s after power-on is power-cycled once, as an owner
+// would replug a board, and the test says so at its end ("note: …"): the
+// emulated Pi's first power-on in the card case, right after the pairing
+// case's, twice never came up on the network in CI. A guest whose gokrazy
+// answers but whose flipbot does not after 5 minutes fails: that is
+// flipbot's.
 //
 // Files: doc.go only, and the tests: image_test.go (the Pi image, a bad
 // token file refused, the Egaroucid recipe), pi_test.go (the Pi image on
