@@ -3,6 +3,7 @@ package jsonline
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -79,56 +80,41 @@ func TestWaitsBudgetMSNotThePlan(t *testing.T) {
 	assert.True(t, othello.New(othello.Std).Legal().Has(res.Move))
 }
 
+// TestTheClockIsReadWhenTheLineIsWritten: both legs ask at once and the
+// second waits for the first's answer (about 500 ms) before its line is
+// written: its remaining_ms has gone on while it waited, whether the
+// request says when its clock was read (At) or not. A request without At
+// was read when Move was called (engines.Request's At); written as read at
+// the call, it told the engine the whole wait was still its own while the
+// connector's deadline ran from the turn's start (issue 38: a leg that
+// waited through the other's answer was planned past its real clock and
+// lost on time).
 func TestTheClockIsReadWhenTheLineIsWritten(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "requests")
-	e := newFake(t, nil, "log", path, "500")
-	require.NoError(t, e.Start())
-	// Both legs ask at once; the second waits for the first's answer
-	// (about 500 ms) before its line is written.
-	pos := othello.New(othello.Std)
-	var wg sync.WaitGroup
-	for leg := range 2 {
-		wg.Go(func() {
-			_, err := e.Move(context.Background(), wireRequest(pos, 30*time.Second, 10*time.Second, 0, leg))
-			assert.NoError(t, err)
+	for _, withAt := range []bool{true, false} {
+		t.Run(fmt.Sprintf("At set %v", withAt), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "requests")
+			e := newFake(t, nil, "log", path, "500")
+			require.NoError(t, e.Start())
+			pos := othello.New(othello.Std)
+			var wg sync.WaitGroup
+			for leg := range 2 {
+				wg.Go(func() {
+					req := wireRequest(pos, 30*time.Second, 10*time.Second, 0, leg)
+					if !withAt {
+						req.At = time.Time{}
+					}
+					_, err := e.Move(context.Background(), req)
+					assert.NoError(t, err)
+				})
+			}
+			wg.Wait()
+			reqs := loggedRequests(t, path)
+			require.Len(t, reqs, 2)
+			assert.InDelta(t, 30000, reqs[0].RemainingMS, 200, "the first is written at once")
+			assert.Less(t, reqs[1].RemainingMS, int64(30000-400), "the second's clock went on while it waited for the engine")
+			assert.Equal(t, int64(10000), reqs[1].BudgetMS, "the cap still binds")
 		})
 	}
-	wg.Wait()
-	reqs := loggedRequests(t, path)
-	require.Len(t, reqs, 2)
-	assert.InDelta(t, 30000, reqs[0].RemainingMS, 200, "the first is written at once")
-	assert.Less(t, reqs[1].RemainingMS, int64(30000-400), "the second's clock went on while it waited for the engine")
-	assert.Equal(t, int64(10000), reqs[1].BudgetMS, "the cap still binds")
-}
-
-// TestAClockWithoutAtIsStampedWhenMoveIsCalled: a request with a clock
-// but no At (the arena's server-side players send none) was read when Move
-// was called (engines.Request's At). Both legs ask at once and the second
-// waits for the first's answer: its remaining_ms must have gone on while it
-// waited, as with an At. Written as read at the call, it told the engine
-// the whole wait was still its own, while the connector's deadline ran from
-// the turn's start (issue 38: a leg that waited through the other's answer
-// was planned past its real clock and lost on time).
-func TestAClockWithoutAtIsStampedWhenMoveIsCalled(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "requests")
-	e := newFake(t, nil, "log", path, "500")
-	require.NoError(t, e.Start())
-	pos := othello.New(othello.Std)
-	var wg sync.WaitGroup
-	for leg := range 2 {
-		wg.Go(func() {
-			req := wireRequest(pos, 30*time.Second, 10*time.Second, 0, leg)
-			req.At = time.Time{}
-			_, err := e.Move(context.Background(), req)
-			assert.NoError(t, err)
-		})
-	}
-	wg.Wait()
-	reqs := loggedRequests(t, path)
-	require.Len(t, reqs, 2)
-	assert.InDelta(t, 30000, reqs[0].RemainingMS, 200, "the first is written at once")
-	assert.Less(t, reqs[1].RemainingMS, int64(30000-400), "the second's clock went on while it waited for the engine")
-	assert.Equal(t, int64(10000), reqs[1].BudgetMS, "the cap still binds")
 }
 
 func TestForcedTurnsReachTheEngine(t *testing.T) {
