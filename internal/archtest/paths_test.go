@@ -14,8 +14,9 @@ import (
 
 // machinePath matches an absolute path of a build machine's own folders:
 // a folder "work" at the root (this project's machines), "root" or
-// "Users" (a home). Paths of the device (/perm/…), of the system (/usr/…,
-// /proc/…) and examples under /tmp are not a machine's and are allowed.
+// "Users" (a home). Paths of the device (under perm), of the system
+// (under usr or proc) and examples under tmp are not a machine's and are
+// allowed.
 var machinePath = regexp.MustCompile("(^|[\\s`'\"(=:,])/(work|root|Users)/")
 
 // machinePaths returns the 1-based numbers of the lines of text that name
@@ -44,7 +45,7 @@ func TestMachinePaths(t *testing.T) {
 		{"S=" + r + "scratch", []int{1}},
 		{u + "me/edax", []int{1}},
 		{perm + "home/flipbot/token, " + usr + "bin/chromium, " + tmp + "flipbot-home", nil},
-		{"a/work/b and http://x/work/y", nil},
+		{"a" + w + "b and http://x" + w + "y", nil},
 		{"HOME=" + home + "u in a test", nil},
 	} {
 		assert.Equal(t, tc.want, machinePaths([]byte(tc.text)), tc.text)
