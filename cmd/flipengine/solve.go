@@ -94,22 +94,13 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		score := int(r.Score)
 		if r.Move == othello.Pass {
-			// A pass: the score is the opponent's, negated.
-			next := p.Position
-			next.Turn = next.Turn.Opponent()
-			if !next.GameOver() {
-				rr, err := eng.Search(context.Background(), next, search.Limits{Exact: true, EmptiesToWinner: true})
-				if err == nil {
-					score = -int(rr.Score)
-					r.Nodes += rr.Nodes
-					r.Elapsed += rr.Elapsed
-				}
-			} else {
-				b, w := p.Position.Count()
-				score = b - w
-				if p.Position.Turn == othello.White {
-					score = -score
-				}
+			// A pass, or the game's end: exactScore plays it out.
+			start := time.Now()
+			s, nodes, err := exactScore(context.Background(), eng, p.Position)
+			if err == nil {
+				score = s
+				r.Nodes += nodes
+				r.Elapsed += time.Since(start)
 			}
 		}
 		solved++

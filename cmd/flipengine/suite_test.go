@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -51,6 +52,20 @@ func wthorBytes(games ...[]int) []byte {
 	return b
 }
 
+// randomWthor writes a WTHOR file of n random games (seeded) in a
+// temporary folder and returns its path.
+func randomWthor(t *testing.T, seed uint64, n int) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var games [][]int
+	for range n {
+		games = append(games, randomGame(rng))
+	}
+	file := filepath.Join(t.TempDir(), "WTH_2026.wtb")
+	require.NoError(t, os.WriteFile(file, wthorBytes(games...), 0o600))
+	return file
+}
+
 // negamax is the exact score for the side to move by plain alpha-beta over
 // the rules alone (not the engine under test), empties to the winner.
 func negamax(pos othello.Position, alpha, beta int) int {
@@ -80,13 +95,7 @@ func negamax(pos othello.Position, alpha, beta int) int {
 // the score a plain alpha-beta over the rules gives; solve and moveloss
 // read the file.
 func TestSuiteScoresEveryMoveExactly(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	var games [][]int
-	for range 6 {
-		games = append(games, randomGame(rng))
-	}
-	file := filepath.Join(t.TempDir(), "WTH_2026.wtb")
-	require.NoError(t, os.WriteFile(file, wthorBytes(games...), 0o600))
+	file := randomWthor(t, 7, 6)
 
 	var out, errb bytes.Buffer
 	code := runSuite([]string{file, "-min", "9", "-max", "10", "-n", "3", "-threads", "1", "-hash", "16"}, nil, &out, &errb)
@@ -130,13 +139,7 @@ func TestSuiteScoresEveryMoveExactly(t *testing.T) {
 // a stopped run wrote (the same positions in the same order), and a suite
 // the games cannot fill is an error.
 func TestSuiteResumesAndSaysWhenGamesRunOut(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	var games [][]int
-	for range 4 {
-		games = append(games, randomGame(rng))
-	}
-	file := filepath.Join(t.TempDir(), "WTH_2026.wtb")
-	require.NoError(t, os.WriteFile(file, wthorBytes(games...), 0o600))
+	file := randomWthor(t, 8, 4)
 	run := func(args ...string) (string, int) {
 		var out, errb bytes.Buffer
 		code := runSuite(append([]string{file, "-min", "6", "-max", "6", "-threads", "1", "-hash", "16"}, args...), nil, &out, &errb)
@@ -155,4 +158,36 @@ func TestSuiteResumesAndSaysWhenGamesRunOut(t *testing.T) {
 	assert.Contains(t, msg, "the games gave")
 	_, code = run("-n", "0")
 	assert.Equal(t, 2, code, "a usage error")
+}
+
+// TestSolveScoresAPass: a position whose side to move must pass is scored
+// by solve as the opponent's score negated (exactScore, shared with the
+// suite), as a plain alpha-beta over the rules scores it.
+func TestSolveScoresAPass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var pos othello.Position
+	found := false
+	for !found {
+		p := othello.New(othello.Std)
+		for !p.GameOver() && !found {
+			legal := p.LegalMoves()
+			if len(legal) == 0 {
+				found = p.Empties().Count() <= 12
+				if !found {
+					p, _ = p.Play(othello.Pass)
+				}
+				continue
+			}
+			p, _ = p.Play(legal[rng.IntN(len(legal))])
+		}
+		pos = p
+	}
+	file := filepath.Join(t.TempDir(), "pass.obf")
+	require.NoError(t, os.WriteFile(file, []byte(obfLine(pos, nil)+"\n"), 0o600))
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, runSolve([]string{file, "-threads", "1", "-hash", "16", "-json"}, nil, &out, &errb), errb.String())
+	var got solveLine
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got))
+	assert.Equal(t, "pass", got.Best)
+	assert.Equal(t, negamax(pos, -65, 65), got.Score, "%s", pos)
 }
