@@ -106,7 +106,8 @@ type Indicators struct {
 
 // GameStore is the state of the game records (bot/record's Store) as the
 // appliance shows it, in /api/status and /api/games: record.StoreStatus
-// with the JSON names of the appliance's contract ([GameStoreOf]).
+// with the JSON names of the appliance's contract ([GameStoreOf]); its
+// fields are record.StoreStatus's, in the same order.
 type GameStore struct {
 	Dir      string `json:"dir"`
 	OK       bool   `json:"ok"`
@@ -123,12 +124,9 @@ type GameStore struct {
 	AnalysisBytes int64 `json:"analysis_bytes"`
 }
 
-// GameStoreOf is the appliance's form of a store's status.
-func GameStoreOf(s record.StoreStatus) GameStore {
-	return GameStore{Dir: s.Dir, OK: s.OK, Problem: s.Problem, Games: s.Games, Unsaved: s.Unsaved,
-		Skipped: s.Skipped, Bytes: s.Bytes, CapBytes: s.CapBytes, Files: s.Files,
-		Analysed: s.Analysed, AnalysisBytes: s.AnalysisBytes}
-}
+// GameStoreOf is the appliance's form of a store's status: a conversion,
+// so the compiler keeps the two types' fields alike.
+func GameStoreOf(s record.StoreStatus) GameStore { return GameStore(s) }
 
 // Storage describes /perm.
 type Storage struct {
