@@ -20,7 +20,7 @@
 // again the measured per-move overhead, and the spec's 0.75 s once
 // ([Reserve]); the rest (the spare time) is shared among the moves that
 // still need a search: the own moves before the endgame solve (20 empties
-// on 8×8, 16 on 10×10) plus [SolveShares] for the solve itself. A move
+// on 8×8, 18 on 10×10) plus [SolveShares] for the solve itself. A move
 // aims at its share and may take twice it, never more than three quarters
 // of the spare time: since each move keeps part of the spare time and the
 // reserve holds every later move's overhead, the clock cannot run out

@@ -29,10 +29,14 @@ const (
 
 // solveAt returns the empties at which the engines solve exactly at
 // FlipSight's clocks: 20 on 8×8 (the built-in engine's exact solve of 20
-// empties costs about 1.5 s on one core), 16 on 10×10.
+// empties costs about 1.5 s on one core), 18 on 10×10 (in grand at 60 s
+// the built-in engine's first exact solve came at 18–19 empties in 1.9–2.8 s,
+// docs/measurements/2026-12-07-grand-solve-point.md). Placed too low, it
+// keeps shares for midgame moves the solve makes free: they end the leg
+// unspent.
 func solveAt(size int) int {
 	if size == 10 {
-		return 16
+		return 18
 	}
 	return 20
 }

@@ -44,9 +44,10 @@ func TestCount(t *testing.T) {
 		{"std in the solve window", othello.Std, 12, 0, Moves{Own: 7, Search: 1}},
 		{"odd empties round up", othello.Std, 21, 0, Moves{Own: 12, Search: 2}},
 		{"anti as std", othello.Anti, 60, 0, Moves{Own: 31, Search: 21}},
-		{"grand: 96 empties", othello.Grand, 96, 0, Moves{Own: 49, Search: 41}},
-		{"grand solves at 16", othello.Grand, 16, 0, Moves{Own: 9, Search: 1}},
-		{"octagon: 88 playable, 84 empty at the start", othello.Octagon, 84, 0, Moves{Own: 43, Search: 35}},
+		{"grand: 96 empties", othello.Grand, 96, 0, Moves{Own: 49, Search: 40}},
+		{"grand solves at 18", othello.Grand, 18, 0, Moves{Own: 10, Search: 1}},
+		{"grand, two empties before the solve", othello.Grand, 20, 0, Moves{Own: 11, Search: 2}},
+		{"octagon: 88 playable, 84 empty at the start", othello.Octagon, 84, 0, Moves{Own: 43, Search: 34}},
 		{"reversi, early: the cap is far", othello.Reversi, 60, 2, Moves{Own: 31, Search: 21}},
 		{"reversi: 32 discs each, 4 left to place", othello.Reversi, 30, 28, Moves{Own: 5, Search: 5}},
 		{"reversi: cap reached", othello.Reversi, 20, 32, Moves{Own: 1, Search: 1}},
@@ -81,8 +82,8 @@ func TestPlan(t *testing.T) {
 		{"the cap bounds the budget", std60, Clock{Remaining: time.Minute, Cap: time.Second}, Move{Target: time.Second, Limit: time.Second, Spare: 54600 * ms}},
 		// reserve 0.75 s + 11 × 150 ms = 2.4 s: the solve may aim at the whole spare, within three quarters.
 		{"the solve", std20, Clock{Remaining: 10 * time.Second}, Move{Target: 5700 * ms, Limit: 5700 * ms, Spare: 7600 * ms}},
-		// reserve 0.75 s + 49 × 150 ms = 8.1 s; 51.9 s over 41 moves.
-		{"grand opening at 60 s", grand96, Clock{Remaining: time.Minute}, Move{Target: 1265853658, Limit: 2531707316, Spare: 51900 * ms}},
+		// reserve 0.75 s + 49 × 150 ms = 8.1 s; 51.9 s over 40 moves.
+		{"grand opening at 60 s", grand96, Clock{Remaining: time.Minute}, Move{Target: 1297500 * time.Microsecond, Limit: 2595 * ms, Spare: 51900 * ms}},
 		{"huge clock: the spec's bound", std20, Clock{Remaining: time.Hour, Cap: 300 * time.Second}, Move{Target: 300 * time.Second, Limit: 300 * time.Second, Spare: time.Hour - 2400*ms}},
 		{"low clock: panic, the reserve is all there is", std60, Clock{Remaining: 5 * time.Second}, Move{}},
 		// spare = 2.5 s − 2.4 s = 100 ms: three quarters is 75 ms ≥ MinThink.
