@@ -26,6 +26,14 @@ import (
 // token is the soak bot's token in the arena.
 const token = "fsbm_SOAKTESTTOKEN"
 
+// stopWait bounds the wait for the bot to stop once its context is
+// cancelled: its own bounds, the running matches' drain and the moves in
+// flight, and 30 s more. An interrupt during play cancels the bot with its
+// matches in play, and at 60 s clocks they take minutes to finish (a
+// 30-s wait once gave up on a bot that was draining them, and the report
+// was lost).
+const stopWait = bot.DefaultDrain + bot.DefaultMoveDrain + 30*time.Second
+
 // errFigures reports that a zero-figure was not zero or a resource did not
 // come back (the report shows which).
 var errFigures = errors.New("a figure failed")
@@ -131,8 +139,8 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (err error) {
 	var runErr error
 	select {
 	case runErr = <-runDone:
-	case <-time.After(30 * time.Second):
-		return errors.New("the bot did not stop within 30 s")
+	case <-time.After(stopWait):
+		return fmt.Errorf("the bot did not stop within %v", stopWait)
 	}
 	tr.CloseIdleConnections()
 	wall := time.Since(start)
