@@ -172,7 +172,7 @@ func protocolRequest(pos othello.Position, req othello.EngineRequest, budget, ov
 // request and since its answer are taken off. The wait is paid once,
 // from the remaining clock the next plan reads; and so that it cannot eat
 // a leg's clock, no answer is planned longer than the budget the plan
-// last gave each other leg heard of within shareWindow (its own plan,
+// last gave the match's other leg if heard of within shareWindow (its own plan,
 // before this bound: bounds taken from each other would only ever fall),
 // nor than half of what that leg's clock would be had it waited since its
 // last answer (in the arena one leg waited through two long answers of
@@ -247,7 +247,12 @@ func (c *legClocks) plan(req othello.EngineRequest, now time.Time) (budget, over
 	c.planned = p.Limit
 	budget = p.Limit
 	for ok, l := range c.legs {
-		if ok == k || now.Sub(l.at) >= shareWindow {
+		// Only the match's other leg shares the process: the spec's
+		// connector starts an engine per match, and flipbot keeps one per
+		// leg and gives it the next match's leg when one ends, whose first
+		// moves the ended leg's last clock (seconds, at a game's end) once
+		// bounded to a fraction of a second for shareWindow.
+		if ok == k || ok[0] != k[0] || now.Sub(l.at) >= shareWindow {
 			continue
 		}
 		budget = min(budget, l.planned)

@@ -178,3 +178,32 @@ func TestLegClocksLeaveTheWaitingLegItsClock(t *testing.T) {
 	b, _ = c.plan(leg1, t0.Add(10*time.Second))
 	assert.Greater(t, b, 1500*time.Millisecond)
 }
+
+// TestLegClocksAnEndedMatchBoundsNothing: flipbot keeps an engine process
+// per leg and gives it the next match's leg as soon as one ends. The ended
+// leg, heard of a second ago with 3 s on its clock, once bounded the new
+// leg's first moves to half of what it had left (a fifth of a second where
+// the plan gives seconds): only the same match's other leg shares a process.
+func TestLegClocksAnEndedMatchBoundsNothing(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ended := othello.NewEngineRequest(othello.New(othello.Std))
+	ended.MatchID, ended.RemainingMS, ended.BudgetMS = 5, 3000, 2250
+	next := othello.NewEngineRequest(othello.New(othello.Std))
+	next.MatchID, next.RemainingMS, next.BudgetMS = 6, 60000, 10000
+
+	alone := newLegClocks()
+	want, _ := alone.plan(next, t0)
+
+	c := newLegClocks()
+	_, _ = c.plan(ended, t0)
+	c.answered(ended, 2*time.Second, t0.Add(2*time.Second))
+	got, _ := c.plan(next, t0.Add(3*time.Second))
+	assert.Equal(t, want, got, "the ended match's leg bounds nothing")
+
+	// The same match's other leg still does.
+	other := next
+	other.Leg = 1
+	c.answered(next, got, t0.Add(3*time.Second+got))
+	b, _ := c.plan(other, t0.Add(3*time.Second+got))
+	assert.LessOrEqual(t, b, got)
+}
