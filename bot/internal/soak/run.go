@@ -94,7 +94,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() { _ = closeEngines() }() // after the bot: the warm engine processes
+	defer func() { _ = closeEngines() }() // on an early return; closed before the report otherwise
 	bctx, bcancel := context.WithCancel(ctx)
 	defer bcancel()
 	runDone := make(chan error, 1)
@@ -141,6 +141,12 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (err error) {
 	case runErr = <-runDone:
 	case <-time.After(stopWait):
 		return fmt.Errorf("the bot did not stop within %v", stopWait)
+	}
+	// The warm engine processes are the pool's, which outlives the bot (as
+	// flipbot's): closed here, so that the figures after count what the bot
+	// and its engines leave behind.
+	if err := closeEngines(); err != nil {
+		return fmt.Errorf("closing the engines: %w", err)
 	}
 	tr.CloseIdleConnections()
 	wall := time.Since(start)
