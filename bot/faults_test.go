@@ -117,6 +117,41 @@ func TestMove503IsRetried(t *testing.T) {
 	assert.Equal(t, 2, fs.extraCalls(id))
 }
 
+// TestMoveRetriesDoNotWaitOutThePollsBackoff: while the server is away,
+// its polls fail and the loop holds the next one back for seconds (up to
+// 4 s at the real 1-s poll gap); a retried move checks the state first,
+// and that check once waited for the held poll: in the soak a move was
+// sent again only after its clock had run out, the server back for most
+// of a second. Each resend now follows its predecessor within its retry
+// wait (at most 1 s) and a 1-s check.
+func TestMoveRetriesDoNotWaitOutThePollsBackoff(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{clock: time.Minute})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, PerLeg), func(o *Options, _ *flipsight.Config) {
+		o.Timing.MinPollGap = time.Second
+	})
+	waitOnline(t, fs, br)
+	const refusals = 5
+	fs.inject(func(f *faults) {
+		f.DropPolls = 1000
+		for range refusals {
+			f.Moves = append(f.Moves, arenatest.Answer{Status: http.StatusServiceUnavailable})
+		}
+	})
+	id := challenge(t, fs, "house", othello.Std)
+	waitFor(t, 30*time.Second, "every refused move sent again", func() bool { return fs.extraCalls(id) >= refusals })
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	resends := 0
+	for k, at := range fs.moveAt {
+		for i := 1; i < len(at) && k[0] == id; i++ {
+			resends++
+			assert.Less(t, at[i].Sub(at[i-1]), 2500*time.Millisecond, "leg %d revision %d: resend %d after the one before", k[1], k[2], i)
+		}
+	}
+	assert.Equal(t, refusals, resends)
+}
+
 func TestDroppedPolls(t *testing.T) {
 	t.Parallel()
 	fs, _, _ := playOne(t, func(f *faults) { f.DropPolls = 5 }, nil, nil)

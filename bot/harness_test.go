@@ -46,6 +46,7 @@ type fakeServer struct {
 	mu        sync.Mutex
 	moveCalls map[[3]int64]int // (match, leg, revision) → agent_move requests
 	moveVals  map[[3]int64][]string
+	moveAt    map[[3]int64][]time.Time // when each request came
 	moves     int
 }
 
@@ -75,7 +76,8 @@ func newFakeServer(t *testing.T, o serverOpts) *fakeServer {
 	})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	fs := &fakeServer{t: t, arena: a, cancel: cancel, moveCalls: map[[3]int64]int{}, moveVals: map[[3]int64][]string{}}
+	fs := &fakeServer{t: t, arena: a, cancel: cancel, moveCalls: map[[3]int64]int{}, moveVals: map[[3]int64][]string{},
+		moveAt: map[[3]int64][]time.Time{}}
 	fs.front = arenatest.NewFront(a.Handler(), arenatest.Options{Token: myToken, OnMove: fs.noteMove})
 	fs.srv = httptest.NewServer(fs.front)
 	go a.Run(ctx, 20*time.Millisecond)
@@ -101,6 +103,7 @@ func (fs *fakeServer) noteMove(c arenatest.MoveCall) {
 	k := [3]int64{c.Match, c.Leg, c.Revision}
 	fs.moveCalls[k]++
 	fs.moveVals[k] = append(fs.moveVals[k], string(c.Move))
+	fs.moveAt[k] = append(fs.moveAt[k], time.Now())
 	fs.moves++
 }
 

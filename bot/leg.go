@@ -716,7 +716,15 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 		if !b.sleep(b.abort, wait) {
 			return taskMsg{}
 		}
-		if !b.refresh(t.key, t.rev, deadline) {
+		// The state check waits a second at most, and a quarter of the
+		// clock left near its end: while the server is away the loop's
+		// polls back off for seconds, and a check that waited for them
+		// held a move past the server's return until its clock ran out
+		// (the soak: a 3-s restart with 3.8 s on the clock). Unchecked, the
+		// move goes again as it is: its revision makes the server refuse
+		// it if the leg has moved on.
+		now = b.clock.Now()
+		if !b.refresh(t.key, t.rev, now.Add(min(max(wait, time.Second), deadline.Sub(now)/4))) {
 			b.log.Info("leg moved on; not resending", "match", j.key.match, "leg", j.key.leg, "revision", t.rev)
 			return taskMsg{}
 		}
