@@ -1,12 +1,14 @@
 package bot
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 
+	"flipbot.dev/flipbot/arena/arenatest"
 	"flipbot.dev/flipbot/flipsight"
 	"flipbot.dev/flipbot/internal/clock/clocktest"
 )
@@ -38,4 +40,56 @@ func TestTheBotsTimersRunOnItsClock(t *testing.T) {
 	waitFor(t, 5*time.Second, "the status line after the clock's minute", func() bool {
 		return strings.Contains(br.logs.String(), `msg=status `)
 	})
+}
+
+// TestAStreamThatWorkedResetsTheBackoff: after refusals grew the reconnect
+// backoff to 8 s, a stream that then stayed up through a ping interval
+// (10 s on the bot's clock) and was cut is reopened after the first
+// backoff's second, not the grown 8 s: a cut at the end of a leg once left
+// the bot polling once a second for 8.4 s, a second of its clock per move,
+// and the leg was lost on time (the soak). The bot runs on a fake clock, so
+// that the waits are exact.
+func TestAStreamThatWorkedResetsTheBackoff(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{})
+	clk := clocktest.New(time.Now())
+	fs.inject(func(f *faults) {
+		for range 3 {
+			f.Streams = append(f.Streams, arenatest.Answer{Status: http.StatusServiceUnavailable})
+		}
+		// The stream that opens then is cut after ten lines (the arena
+		// pings every 200 ms of real time): the test has moved the bot's
+		// clock by streamWorked by then.
+		f.CutStreamAfter = 10
+	})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, c *flipsight.Config) {
+		o.Clock = clk
+		o.Timing.BackoffMin, o.Timing.BackoffMax = time.Second, 30*time.Second
+		c.StreamReadTimeout = time.Minute // the stream's reads are the HTTP client's, on real time
+	})
+	// advanceUntil moves the bot's clock in small steps until cond holds
+	// (at most limit) and returns how far it moved.
+	advanceUntil := func(what string, limit time.Duration, cond func() bool) time.Duration {
+		var moved time.Duration
+		for !cond() {
+			if moved >= limit {
+				t.Fatalf("%s: not within %v of the bot's clock", what, limit)
+			}
+			time.Sleep(5 * time.Millisecond)
+			clk.Advance(50 * time.Millisecond)
+			moved += 50 * time.Millisecond
+		}
+		return moved
+	}
+	// Three refusals grow the backoff to 8 s; the fourth stream opens.
+	advanceUntil("three refusals", 20*time.Second, func() bool { return fs.front.Streams() >= 4 })
+	waitFor(t, 5*time.Second, "online", func() bool { return br.bot.Status().State == StateOnline })
+	time.Sleep(100 * time.Millisecond) // the reader notes when it connected
+	opened := fs.front.Streams()
+	clk.Advance(streamWorked)
+	waitFor(t, 5*time.Second, "the stream cut", func() bool {
+		return strings.Contains(br.logs.String(), "event stream lost; reconnecting")
+	})
+	waited := advanceUntil("the stream reopened", 15*time.Second, func() bool { return fs.front.Streams() > opened })
+	assert.LessOrEqual(t, waited, 1300*time.Millisecond, "reopened after the first backoff (1 s, jitter up to 1.25 s)")
 }

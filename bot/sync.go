@@ -23,10 +23,15 @@ type streamMsg struct {
 	err      error
 }
 
+// streamWorked is how long a stream must have stayed up to reset the
+// reconnect backoff: the spec's ping interval (the server pings every
+// 10 s), so a stream that lived through a ping had worked.
+const streamWorked = 10 * time.Second
+
 // runStream keeps the event stream open until ctx ends: it reconnects with
 // a backoff of BackoffMin doubling to BackoffMax, with jitter that never
 // leaves those bounds (retryWait), reset after a stream that stayed up for
-// BackoffMax; it forwards events to the loop and only decodes; the loop
+// streamWorked; it forwards events to the loop and only decodes; the loop
 // does the rest.
 func (b *Bot) runStream(ctx context.Context) {
 	backoff := b.t.BackoffMin
@@ -72,11 +77,15 @@ func (b *Bot) runStream(ctx context.Context) {
 			}
 			b.sendStream(ctx, streamMsg{ev: &ev, arrived: b.clock.Now()})
 		}
-		// Only a stream that stayed up as long as the longest backoff
-		// resets it: a server that says hello and then breaks the stream
-		// (an oversized line, a cut) must not get a reconnect every
-		// second forever.
-		if clock.Since(b.clock, connected) >= b.t.BackoffMax {
+		// A stream that worked resets the backoff: one that stayed up
+		// through the spec's 10-s ping interval (or the longest backoff, if
+		// shorter). A server that says hello and then breaks the stream (an
+		// oversized line, a cut) still gets one reconnect per interval at
+		// most; and a stream cut in a match after it had worked is back in
+		// a second, not after the backoff its last outage grew to (in the
+		// soak: 8.4 s of one-a-second polls at the end of a leg, a second
+		// of the clock for each move, and the leg lost on time).
+		if clock.Since(b.clock, connected) >= min(streamWorked, b.t.BackoffMax) {
 			backoff = b.t.BackoffMin
 		}
 		wait := b.t.retryWait(backoff)
