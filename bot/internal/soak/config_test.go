@@ -16,7 +16,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	c, err := parseConfig(nil, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, config{
-		Duration: time.Hour, FaultEvery: 20 * time.Second, Clock: time.Minute, MaxThink: time.Second, Level: 1,
+		Duration: time.Hour, FaultEvery: 20 * time.Second, Clock: time.Minute, MaxThink: 10 * time.Second, Level: 4,
 		SampleEvery: 30 * time.Second, ProgressEvery: 5 * time.Minute, Modes: othello.AllModes(),
 	}, c)
 }

@@ -8,7 +8,10 @@
 // (arena/arenatest's Front, served by its Endpoint on loopback); the bot
 // plays with an external JSON-line engine (flipengine engine, built into
 // -out unless -engine-bin is given), two matches at a time, the modes in
-// turn, against a built-in house bot that keeps challenging it. On a
+// turn, against a built-in house bot that keeps challenging it (level 4 by
+// default, so that most games go to the board's end). The bot plans its
+// clock as flipbot does (its default 10-s cap, -max-think), so legs end
+// with a few seconds left, where a fault costs most. On a
 // schedule one fault fires: the stream is cut, the next API answers are
 // 503, a move's answer is lost after the server applied it, an engine
 // process is killed (crash) or stopped (hang), or the HTTP server goes away
