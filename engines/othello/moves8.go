@@ -101,6 +101,8 @@ type flipTables8 struct {
 // flipLines8 holds the masks and multipliers of a square's column and
 // diagonals, so that Flips8 needs no shift by the square's column.
 type flipLines8 struct {
+	// row is the row; rowIn moves it to the top byte, rowOut back.
+	row, rowIn, rowOut uint64
 	// col is the column; colIn gathers it into the top byte, row i as
 	// bit i; colOut spreads a byte of flipped rows (never rows 1 or 8) back
 	// onto it.
@@ -147,6 +149,9 @@ func makeFlipTables8() (t flipTables8) {
 	for sq := range 64 {
 		r, c := sq/8, sq%8
 		l := &t.lines[sq]
+		l.row = 0xFF << uint(r*8)
+		l.rowIn = 1 << uint(56-r*8)
+		l.rowOut = 1 << uint(r*8)
 		l.col = colA8Mul << uint(c)
 		l.colIn = colGather8 >> uint(c)
 		l.colOut = colSpread8 << uint(c)
@@ -183,14 +188,15 @@ func Flips8(p, o uint64, sq int) uint64 {
 	r, c := uint(sq>>3), uint(sq&7)
 	of, fl := &t.outflank[c], &t.flipped[c]
 
-	// The row: position c.
-	rs := r * 8
-	out := of[o>>(rs+1)&0x3F] & uint8(p>>rs)
-	f := uint64(fl[out]) << rs
+	l := &t.lines[sq]
+
+	// The row: position c, moved to the top byte.
+	m := l.row
+	out := of[(o&m)*l.rowIn>>57] & uint8((p&m)*l.rowIn>>56)
+	f := uint64(fl[out]) * l.rowOut
 
 	// The column: position r, gathered with row i as bit i.
-	l := &t.lines[sq]
-	m := l.col
+	m = l.col
 	out = t.outflank[r&7][(o&m)*l.colIn>>57] & uint8((p&m)*l.colIn>>56)
 	f |= uint64(t.flipped[r&7][out]) * l.colOut & m
 
