@@ -71,15 +71,16 @@ func Legal8(p, o uint64) uint64 {
 // Flips8 finds a move's flips line by line, the "kindergarten" way of
 // Edax's src/flip_kindergarten.c and src/flip_carry_64.c (Richard Delorme and
 // Toshihiko Okuhara, Edax 4.4): each of the four lines through the square is
-// gathered into a byte indexed by its position in the line (a shift for the
-// row; a multiplication for the column and the diagonals, which gathers one
-// square per row into the top byte); a table gives the squares that would
-// outflank the opponent's discs next to the move on that line (from the
-// opponent's six inner squares), the player's discs keep the real ones, and a
-// second table gives the discs between them and the move, which go back to
-// the board as they came (a shift, a column table, a multiplication masked
-// by the diagonal). Four lines, about half the instructions of resolving
-// the seven rays one by one.
+// gathered into the top byte by a multiplication (by a per-square multiplier
+// for the row and the column; by 0x0101010101010101 for the diagonals, which
+// have one square a row), indexed by the position in the line; a table gives
+// the squares that would outflank the opponent's discs next to the move on
+// that line (from the opponent's inner squares), the player's discs keep the
+// real ones, and a second table gives the discs between them and the move,
+// which a multiplication masked by the line puts back on the board. No shift
+// by a variable, no leading-zero count: 86 instructions a call on amd64
+// against 123 for resolving the seven rays one by one (the form kept in
+// moves8_test.go as the reference).
 
 // flipTables8 is what Flips8 looks up.
 type flipTables8 struct {
