@@ -58,13 +58,22 @@ func Stable8(p, o uint64) uint64 {
 	v |= row18 | row88
 	d9 |= edges8
 	d7 |= edges8
-	var st uint64
-	// Edge discs and discs on full lines start the propagation.
+	// The first step, from no stable disc: edge discs and discs on full
+	// lines in every direction.
+	st := p & h & v & d9 & d7
+	if st == 0 {
+		return 0
+	}
+	// Then discs next to a stable one (or held otherwise) in every
+	// direction, until nothing changes. A step to a higher column is a
+	// shift of the discs off column h, to a lower one of those off column
+	// a: two masks a step instead of six.
 	for {
-		n := p & (h | (st<<1)&notA8 | (st>>1)&notH8) &
+		l, r := st&notH8, st&notA8
+		n := p & (h | l<<1 | r>>1) &
 			(v | st<<8 | st>>8) &
-			(d9 | (st<<9)&notA8 | (st>>9)&notH8) &
-			(d7 | (st<<7)&notH8 | (st>>7)&notA8)
+			(d9 | l<<9 | r>>9) &
+			(d7 | r<<7 | l>>7)
 		if n == st {
 			return st
 		}

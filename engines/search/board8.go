@@ -141,7 +141,7 @@ func parityOrder8(empty uint64) [2]uint64 {
 // flips8 is othello.Flips8 after a cheap test that an opponent disc is next
 // to sq (else nothing can flip).
 func flips8(p, o uint64, sq int) uint64 {
-	if adjacent8[sq]&o == 0 {
+	if adjacent8[sq&63]&o == 0 {
 		return 0
 	}
 	return othello.Flips8(p, o, sq)

@@ -21,7 +21,8 @@
 //   - thread.go, job.go: a search's threads, their stop flags and results.
 //   - moves.go, pv.go: move lists and root lists (generic over the flips'
 //     type), the principal variation.
-//   - table.go: the transposition table.
+//   - table.go: the transposition table; table_linux.go asks for huge pages
+//     for it (table_other.go: nothing elsewhere).
 //   - probcut.go, probcut_pattern.go, probcut_baseline.go: Multi-ProbCut
 //     and the generated fits for the trained and the hand-made evaluation.
 //   - endcut.go, probcut_end.go: the selective endgame (Multi-ProbCut

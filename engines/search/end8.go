@@ -144,7 +144,7 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 		return up
 	}
 	best := -inf
-	odd := empty & parityMask8[par]
+	odd := empty & parityMask8[par&15]
 	// Edax's presorted order of the empties (presorted_x in src/search.c)
 	// as four square tiers inside each parity class saved 5.5 % of the
 	// nodes on FFO #40–44 but cost more time than it saved (the extra
@@ -159,9 +159,9 @@ func (t *thread) solveShallow(p, o uint64, alpha, beta int, passed bool, empty u
 			b := uint64(1) << uint(sq)
 			var v int
 			if n == 5 {
-				v = -t.solve4(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, par^uint(quadrantBit8[sq]))
+				v = -t.solve4(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, par^uint(quadrantBit8[sq&63]))
 			} else {
-				v = -t.solveShallow(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, n-1, par^uint(quadrantBit8[sq]))
+				v = -t.solveShallow(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, n-1, par^uint(quadrantBit8[sq&63]))
 			}
 			if t.aborted {
 				return 0

@@ -2,9 +2,10 @@ package search
 
 import "math/bits"
 
-// lastLines8 holds, per square, the masks of its two diagonals, for
-// lastFlips8.
-type lastLines8 struct{ d9, d7 uint64 }
+// lastLines8 holds, per square, the masks of its column and its two
+// diagonals and the multiplier that gathers its column into the top byte
+// (row i as bit i), for lastFlips8.
+type lastLines8 struct{ col, colIn, d9, d7 uint64 }
 
 // lastTables8 is what lastFlips8 looks up: the diagonals of each square and,
 // per position in a line of eight and per set of the player's squares on
@@ -17,10 +18,11 @@ type lastTables8 struct {
 
 var lastTab8 = makeLastTables8()
 
-func makeLastTables8() *lastTables8 {
-	t := &lastTables8{}
+func makeLastTables8() (t lastTables8) {
 	for sq := range 64 {
 		r, c := sq/8, sq%8
+		t.lines[sq].col = colA8 << uint(c)
+		t.lines[sq].colIn = 0x0102040810204080 >> uint(c)
 		for sq2 := range 64 {
 			r2, c2 := sq2/8, sq2%8
 			if r2-c2 == r-c {
@@ -56,15 +58,11 @@ func makeLastTables8() *lastTables8 {
 // count_last_flip, src/count_last_flip_kindergarten.c: a multiplication
 // gathers a line into a byte that indexes a table of flip counts).
 func lastFlips8(p uint64, sq int) int {
-	t := lastTab8
-	r, c := uint(sq>>3), uint(sq&7)
+	t := &lastTab8
 	l := &t.lines[sq&63]
-	row := p >> (r * 8) & 0xFF
-	col := (p >> c & colA8) * 0x0102040810204080 >> 56
-	d9 := (p & l.d9) * colA8 >> 56
-	d7 := (p & l.d7) * colA8 >> 56
-	cc := &t.count[c]
-	return int(cc[row]) + int(t.count[r&7][col]) + int(cc[d9]) + int(cc[d7])
+	cc := &t.count[sq&7]
+	return int(cc[uint8(p>>(uint(sq)&^7))]) + int(t.count[sq>>3&7][(p&l.col)*l.colIn>>56]) +
+		int(cc[(p&l.d9)*colA8>>56]) + int(cc[(p&l.d7)*colA8>>56])
 }
 
 // lastScore8 is the exact score with one empty square sq left: p plays it if
@@ -79,7 +77,13 @@ func lastFlips8(p uint64, sq int) int {
 // p's score, the same holds at beta.
 func (t *thread) lastScore8(p uint64, sq int, alpha, beta int) int {
 	discsP := bits.OnesCount64(p)
-	if n := lastFlips8(p, sq); n > 0 {
+	// lastFlips8(p, sq) written out (its cost is just above the compiler's
+	// inlining budget, and this is the solver's most frequent call).
+	l := &lastTab8.lines[sq&63]
+	cc := &lastTab8.count[sq&7]
+	n := int(cc[uint8(p>>(uint(sq)&^7))]) + int(lastTab8.count[sq>>3&7][(p&l.col)*l.colIn>>56]) +
+		int(cc[(p&l.d9)*colA8>>56]) + int(cc[(p&l.d7)*colA8>>56])
+	if n > 0 {
 		d := 2*(discsP+n+1) - 64
 		if t.anti {
 			return -d
@@ -95,7 +99,7 @@ func (t *thread) lastScore8(p uint64, sq int, alpha, beta int) int {
 	} else if none <= alpha {
 		return none
 	}
-	n := lastFlips8(o, sq)
+	n = lastFlips8(o, sq)
 	if n == 0 {
 		return none
 	}
@@ -141,7 +145,7 @@ func (t *thread) solve2(p, o uint64, alpha, beta int, passed bool, x1, x2 int) i
 // parity word).
 func (t *thread) solve3(p, o uint64, alpha, beta int, passed bool, empty uint64, par uint) int {
 	t.nodes++
-	xs := parityEmpties8(empty, empty&parityMask8[par])
+	xs := parityEmpties8(empty, empty&parityMask8[par&15])
 	x1, x2, x3 := xs[0], xs[1], xs[2]
 	best := -inf
 	if f := flips8(p, o, x1); f != 0 {
@@ -183,13 +187,13 @@ func (t *thread) solve4(p, o uint64, alpha, beta int, passed bool, empty uint64,
 		return up
 	}
 	best := -inf
-	for _, sq := range parityEmpties8(empty, empty&parityMask8[par]) {
+	for _, sq := range parityEmpties8(empty, empty&parityMask8[par&15]) {
 		f := flips8(p, o, sq)
 		if f == 0 {
 			continue
 		}
 		b := uint64(1) << uint(sq)
-		v := -t.solve3(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, par^uint(quadrantBit8[sq]))
+		v := -t.solve3(o&^f, p|f|b, -beta, -max(alpha, best), false, empty^b, par^uint(quadrantBit8[sq&63]))
 		if v > best {
 			best = v
 			if v >= beta {

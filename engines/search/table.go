@@ -37,7 +37,9 @@ func newTable(mb int) *table {
 	buckets := uint64(mb) << 20 / 32
 	// Round down to a power of two.
 	buckets = 1 << (63 - bits.LeadingZeros64(buckets))
-	return &table{words: make([]atomic.Uint64, buckets*4), mask: buckets - 1}
+	t := &table{words: make([]atomic.Uint64, buckets*4), mask: buckets - 1}
+	adviseHugePages(t.words)
+	return t
 }
 
 // entry is a decoded table entry.
