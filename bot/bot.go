@@ -64,6 +64,9 @@ type Bot struct {
 	refreshes  chan refreshReq
 	// rejects holds a token for each agent_reject in flight.
 	rejects chan struct{}
+	// serverBack tells the stream reader that a poll got through while the
+	// stream was down (the loop sends, never blocking; runStream).
+	serverBack chan struct{}
 
 	statusMu sync.Mutex
 	status   Status
@@ -180,6 +183,7 @@ func New(opts Options) (*Bot, error) {
 		probeDone:  make(chan probeResult, 1),
 		taskMsgs:   make(chan taskMsg, 64),
 		refreshes:  make(chan refreshReq, 8),
+		serverBack: make(chan struct{}, 1),
 		names:      map[int64]string{},
 		matches:    map[int64]*match{},
 		rejected:   newRecent[int64](maxRecentIDs),

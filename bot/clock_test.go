@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"flipbot.dev/flipbot/arena/arenatest"
 	"flipbot.dev/flipbot/flipsight"
@@ -67,22 +68,8 @@ func TestAStreamThatWorkedResetsTheBackoff(t *testing.T) {
 		o.Timing.BackoffMin, o.Timing.BackoffMax = time.Second, 30*time.Second
 		c.StreamReadTimeout = time.Minute // the stream's reads are the HTTP client's, on real time
 	})
-	// advanceUntil moves the bot's clock in small steps until cond holds
-	// (at most limit) and returns how far it moved.
-	advanceUntil := func(what string, limit time.Duration, cond func() bool) time.Duration {
-		var moved time.Duration
-		for !cond() {
-			if moved >= limit {
-				t.Fatalf("%s: not within %v of the bot's clock", what, limit)
-			}
-			time.Sleep(5 * time.Millisecond)
-			clk.Advance(50 * time.Millisecond)
-			moved += 50 * time.Millisecond
-		}
-		return moved
-	}
 	// Three refusals grow the backoff to 8 s; the fourth stream opens.
-	advanceUntil("three refusals", 20*time.Second, func() bool { return fs.front.Streams() >= 4 })
+	advanceUntil(t, clk, "three refusals", 20*time.Second, func() bool { return fs.front.Streams() >= 4 })
 	waitFor(t, 5*time.Second, "online", func() bool { return br.bot.Status().State == StateOnline })
 	time.Sleep(100 * time.Millisecond) // the reader notes when it connected
 	opened := fs.front.Streams()
@@ -90,6 +77,53 @@ func TestAStreamThatWorkedResetsTheBackoff(t *testing.T) {
 	waitFor(t, 5*time.Second, "the stream cut", func() bool {
 		return strings.Contains(br.logs.String(), "event stream lost; reconnecting")
 	})
-	waited := advanceUntil("the stream reopened", 15*time.Second, func() bool { return fs.front.Streams() > opened })
+	waited := advanceUntil(t, clk, "the stream reopened", 15*time.Second, func() bool { return fs.front.Streams() > opened })
 	assert.LessOrEqual(t, waited, 1300*time.Millisecond, "reopened after the first backoff (1 s, jitter up to 1.25 s)")
+}
+
+// advanceUntil moves clk in small steps, letting the bot's goroutines run
+// between them, until cond holds (at most limit), and returns how far it
+// moved.
+func advanceUntil(t *testing.T, clk *clocktest.Clock, what string, limit time.Duration, cond func() bool) time.Duration {
+	t.Helper()
+	var moved time.Duration
+	for !cond() {
+		if moved >= limit {
+			t.Fatalf("%s: not within %v of the bot's clock", what, limit)
+		}
+		time.Sleep(5 * time.Millisecond)
+		clk.Advance(50 * time.Millisecond)
+		moved += 50 * time.Millisecond
+	}
+	return moved
+}
+
+// TestTheStreamReturnsWithTheServer: refusals grew the reconnect backoff
+// to 4 s; then the stream's connection fails with no answer at all (the
+// server away, restarting). As soon as a poll gets through the stream is
+// tried again, not after the backoff: in the soak the stream stayed away
+// 4.6 s after the server was back, the bot polled once a second, each
+// move cost a second of a short clock, and the leg was lost on time. On a
+// fake clock, so that the waits are exact.
+func TestTheStreamReturnsWithTheServer(t *testing.T) {
+	t.Parallel()
+	fs := newFakeServer(t, serverOpts{})
+	clk := clocktest.New(time.Now())
+	fs.inject(func(f *faults) {
+		f.Streams = []arenatest.Answer{{Status: http.StatusServiceUnavailable}, {Status: http.StatusServiceUnavailable}}
+		f.DropStreams = 1
+	})
+	br := startBot(t, fs, factoryOf(&fakeEngine{}, Shared), func(o *Options, c *flipsight.Config) {
+		o.Clock = clk
+		o.Timing.BackoffMin, o.Timing.BackoffMax = time.Second, 30*time.Second
+		c.StreamReadTimeout = time.Minute // the stream's reads are the HTTP client's, on real time
+	})
+	advanceUntil(t, clk, "two refusals and a dropped connection", 10*time.Second, func() bool {
+		return strings.Count(br.logs.String(), "event stream unavailable") >= 3
+	})
+	require.GreaterOrEqual(t, fs.front.Streams(), int64(3), "two refused, one dropped")
+	waited := advanceUntil(t, clk, "the stream back", 10*time.Second, func() bool {
+		return br.bot.Status().State == StateOnline
+	})
+	assert.Less(t, waited, time.Second, "back with the first poll that got through, not after the 4-s backoff")
 }

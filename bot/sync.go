@@ -35,6 +35,9 @@ const streamWorked = 10 * time.Second
 // does the rest.
 func (b *Bot) runStream(ctx context.Context) {
 	backoff := b.t.BackoffMin
+	// kicked: a reconnect since the stream was last up came early, on a
+	// poll's word that the server was back (at most one per outage).
+	kicked := false
 	for ctx.Err() == nil {
 		s, err := b.c.OpenStream(ctx)
 		if err != nil {
@@ -46,16 +49,28 @@ func (b *Bot) runStream(ctx context.Context) {
 				return
 			}
 			wait := b.t.retryWait(backoff)
-			if e := flipsight.AsAPIError(err); e != nil && e.RetryAfter > wait {
+			e := flipsight.AsAPIError(err)
+			if e != nil && e.RetryAfter > wait {
 				wait = e.RetryAfter
 			}
 			b.log.Warn("event stream unavailable; polling meanwhile", "err", err, "retry_in", wait.Round(time.Millisecond))
-			if !b.sleep(ctx, wait) {
+			// A connection that failed with no HTTP answer (the server
+			// away: a restart) is tried again as soon as a poll gets
+			// through, once an outage: the backoff its failures grew while
+			// the server was away would otherwise leave the bot on
+			// one-a-second polls, a second of a short clock per move (the
+			// soak lost a leg so, the server back for 4.6 s). An answer
+			// with a status (429, 503, …) keeps its backoff.
+			early := !kicked && e == nil
+			woke, ok := b.sleepOrServerBack(ctx, wait, early)
+			if !ok {
 				return
 			}
+			kicked = kicked || woke
 			backoff = min(backoff*2, b.t.BackoffMax)
 			continue
 		}
+		kicked = false
 		b.sendStream(ctx, streamMsg{up: true})
 		connected := b.clock.Now()
 		for {
@@ -115,6 +130,30 @@ func jitter(d time.Duration) time.Duration {
 // brings one below the 1 s floor (nor above the 30 s ceiling).
 func (t Timing) retryWait(d time.Duration) time.Duration {
 	return min(max(jitter(d), t.BackoffMin), t.BackoffMax)
+}
+
+// sleepOrServerBack waits for d, or, when early, until the loop says a
+// poll got through (serverBack), whichever comes first; a word from before
+// the wait is dropped. It reports whether the word ended the wait, and ok
+// false when ctx ended.
+func (b *Bot) sleepOrServerBack(ctx context.Context, d time.Duration, early bool) (woke, ok bool) {
+	select {
+	case <-b.serverBack:
+	default:
+	}
+	if !early {
+		return false, b.sleep(ctx, d)
+	}
+	t := b.clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C():
+		return false, true
+	case <-b.serverBack:
+		return true, true
+	case <-ctx.Done():
+		return false, false
+	}
 }
 
 // sleep waits for d or until ctx ends, and reports whether d passed
@@ -345,6 +384,12 @@ func (b *Bot) onPoll(r pollResult) {
 	b.misdirected = 0
 	defer b.maybeProbe()
 	b.pollFailures, b.pollHold = 0, time.Time{}
+	if !b.streamUp {
+		select {
+		case b.serverBack <- struct{}{}:
+		default:
+		}
+	}
 	b.noteErr(nil)
 	resp := r.resp
 	for _, err := range resp.Refused {

@@ -102,6 +102,13 @@ type Plan struct {
 	DropPolls int
 	// Streams: the next stream requests get these answers.
 	Streams []Answer
+	// DropStreams: the next stream requests are dropped before the
+	// server, after the Streams answers: the connection is closed in the
+	// middle of a status line, so the client sees a failed connection with
+	// no HTTP answer, as when the server goes away (closed with nothing
+	// said, Go's HTTP client would send a GET again by itself on another
+	// kept-alive connection).
+	DropStreams int
 	// SilentStreams: the next streams get their headers and then nothing
 	// until the client goes away.
 	SilentStreams int
@@ -270,7 +277,7 @@ func take(n *int) bool {
 	return true
 }
 
-// serveStream serves a stream request: refused, silent, cut after some
+// serveStream serves a stream request: refused, dropped, silent, cut after some
 // lines, or passed on; in every case it can be cut by CutStreams.
 func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	f.streamCount.Add(1)
@@ -278,9 +285,10 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	f.mu.Lock()
 	ans, refuse := pop(&f.plan.Streams)
-	silent := !refuse && take(&f.plan.SilentStreams)
+	drop := !refuse && take(&f.plan.DropStreams)
+	silent := !refuse && !drop && take(&f.plan.SilentStreams)
 	cut := 0
-	if !refuse && !silent {
+	if !refuse && !drop && !silent {
 		cut, f.plan.CutStreamAfter = f.plan.CutStreamAfter, 0
 	}
 	f.streams[r] = cancel
@@ -293,6 +301,8 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case refuse:
 		ans.write(w)
+	case drop:
+		breakOff(w)
 	case silent:
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.WriteHeader(http.StatusOK)
@@ -428,6 +438,17 @@ func abort(w http.ResponseWriter) {
 		return
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// breakOff closes the client's connection in the middle of a status line.
+func breakOff(w http.ResponseWriter) {
+	c, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_, _ = buf.WriteString("HTTP/1.1 5")
+	_ = buf.Flush()
+	_ = c.Close()
 }
 
 // cutWriter ends a stream (cancels its request) after left lines.
