@@ -44,9 +44,9 @@ func TestTheBotsTimersRunOnItsClock(t *testing.T) {
 }
 
 // TestAStreamThatWorkedResetsTheBackoff: after refusals grew the reconnect
-// backoff to 8 s, a stream that then stayed up through a ping interval
-// (10 s on the bot's clock) and was cut is reopened after the first
-// backoff's second, not the grown 8 s: a cut at the end of a leg once left
+// backoff to 8 s, a stream that then worked (stayed up streamWorked on the
+// bot's clock) and was cut is reopened after the first backoff's second,
+// not the grown 8 s: a cut at the end of a leg once left
 // the bot polling once a second for 8.4 s, a second of its clock per move,
 // and the leg was lost on time (the soak). The bot runs on a fake clock, so
 // that the waits are exact.

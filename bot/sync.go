@@ -24,9 +24,13 @@ type streamMsg struct {
 }
 
 // streamWorked is how long a stream must have stayed up to reset the
-// reconnect backoff: the spec's ping interval (the server pings every
-// 10 s), so a stream that lived through a ping had worked.
-const streamWorked = 10 * time.Second
+// reconnect backoff. The spec grows the interval "from 1 s to 30 s" when
+// the connection is cut: a cut after the stream worked starts again at
+// 1 s. Two seconds tell a stream that worked from a server that says hello
+// and breaks at once (which keeps its backoff); at 10 s a stream cut 8.8 s
+// after it came back waited 7.9 s, and the leg, at its end, was lost on
+// one-a-second polls (the soak).
+const streamWorked = 2 * time.Second
 
 // runStream keeps the event stream open until ctx ends: it reconnects with
 // a backoff of BackoffMin doubling to BackoffMax, with jitter that never
@@ -93,13 +97,12 @@ func (b *Bot) runStream(ctx context.Context) {
 			b.sendStream(ctx, streamMsg{ev: &ev, arrived: b.clock.Now()})
 		}
 		// A stream that worked resets the backoff: one that stayed up
-		// through the spec's 10-s ping interval (or the longest backoff, if
-		// shorter). A server that says hello and then breaks the stream (an
-		// oversized line, a cut) still gets one reconnect per interval at
-		// most; and a stream cut in a match after it had worked is back in
-		// a second, not after the backoff its last outage grew to (in the
-		// soak: 8.4 s of one-a-second polls at the end of a leg, a second
-		// of the clock for each move, and the leg lost on time).
+		// streamWorked (or the longest backoff, if shorter). A server that
+		// says hello and then breaks the stream (an oversized line, a cut)
+		// keeps its backoff; a stream cut in a match after it had worked is
+		// back in a second, not after the backoff its last outage grew to
+		// (in the soak: 8.4 s of one-a-second polls at the end of a leg, a
+		// second of the clock for each move, and the leg lost on time).
 		if clock.Since(b.clock, connected) >= min(streamWorked, b.t.BackoffMax) {
 			backoff = b.t.BackoffMin
 		}
