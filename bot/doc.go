@@ -5,8 +5,9 @@
 //
 //   - Sync. The event stream is kept open (reconnected with a 1 s → 30 s
 //     backoff with jitter that never goes below 1 s, reset only by a stream
-//     that stayed up 30 s, with a read deadline so that a silent dead stream
-//     is noticed); agent_poll runs on every match event and every 10 s while
+//     that stayed up 2 s; a connection that failed with no HTTP answer is
+//     tried again as soon as a poll gets through, once an outage; with a
+//     read deadline so that a silent dead stream is noticed); agent_poll runs on every match event and every 10 s while
 //     the stream is up, and every 1 s in a match / 5 s idle without it
 //     (failed reconnections never push a poll back). No poll, whatever asks
 //     for it, comes within a second of the last. Polls back off after

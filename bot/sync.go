@@ -35,8 +35,9 @@ const streamWorked = 2 * time.Second
 // runStream keeps the event stream open until ctx ends: it reconnects with
 // a backoff of BackoffMin doubling to BackoffMax, with jitter that never
 // leaves those bounds (retryWait), reset after a stream that stayed up for
-// streamWorked; it forwards events to the loop and only decodes; the loop
-// does the rest.
+// streamWorked, and cut short once an outage when a poll gets through after
+// a connection that failed with no answer (sleepOrServerBack); it forwards
+// events to the loop and only decodes; the loop does the rest.
 func (b *Bot) runStream(ctx context.Context) {
 	backoff := b.t.BackoffMin
 	// kicked: a reconnect since the stream was last up came early, on a
