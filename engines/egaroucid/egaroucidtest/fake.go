@@ -39,6 +39,11 @@ const Env = "FLIPBOT_FAKE_EGAROUCID"
 // adapter's callers, like the appliance, pass no -fake argument.
 const BehaviourFile = "fake-behaviour"
 
+// StartLine begins the first line the fake writes on stderr at every
+// start, followed by its GLIBC_TUNABLES: a test counts the fake's starts
+// (and reads its environment) from the adapter's log of it.
+const StartLine = "env GLIBC_TUNABLES="
+
 // HogMiB is how much memory the "hog" behaviours allocate and touch
 // unless their argument says.
 const HogMiB = 256
@@ -99,7 +104,7 @@ func Fake(args []string) int {
 		return 6
 	}
 	quiet := slices.Contains(args, "-quiet") || behaviour == "showvalue"
-	fmt.Fprintln(os.Stderr, "env GLIBC_TUNABLES="+os.Getenv("GLIBC_TUNABLES"))
+	fmt.Fprintln(os.Stderr, StartLine+os.Getenv("GLIBC_TUNABLES"))
 	if fi, err := os.Stat("resources"); err != nil || !fi.IsDir() {
 		fmt.Fprintln(os.Stderr, "[ERROR] resources not found")
 		return 6
