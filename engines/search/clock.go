@@ -11,8 +11,8 @@ import (
 
 // searchPlan is how long one search may take and what it may try.
 type searchPlan struct {
-	// soft is the time after which no new iteration starts; hard stops the
-	// search (0: no limit).
+	// soft is the think the midgame iterations aim at (job.startIteration);
+	// hard stops the search (0: no limit).
 	soft, hard time.Duration
 	// maxDepth bounds the midgame iterations (0: none).
 	maxDepth int
@@ -32,7 +32,7 @@ const (
 )
 
 // planMove is the search's share of the one clock plan (timeplan.Plan):
-// no new iteration after the plan's think (soft), a stop at its budget
+// iterations aimed at the plan's think (soft), a stop at its budget
 // less returnMargin (hard). An exact solve is tried whenever its estimate
 // fits the budget, which the plan makes large in the solve window.
 func planMove(pos othello.Position, remaining, budget time.Duration) searchPlan {

@@ -79,3 +79,41 @@ func TestSolveCostFollowsTheSelectiveEndgame(t *testing.T) {
 	assert.Equal(t, exactCost8, newRootSearch8(randomGame(othello.Std, endRampMin-1, 1)).cost(th))
 	assert.Equal(t, exactCost8, newRootSearch8(pos).cost(&thread{}))
 }
+
+func TestStartIterationChoosesTheNearerEnd(t *testing.T) {
+	const ms = time.Millisecond
+	tests := []struct {
+		name                string
+		soft, hard, elapsed time.Duration
+		last, prev          time.Duration
+		want                bool
+	}{
+		// Next iteration 750 ms: ends at 1.25 s, 0.25 s past the soft
+		// second, nearer than stopping 0.5 s short (stopping at two
+		// fifths of the soft time stopped here).
+		{"past two fifths, the next ends nearer", 1000 * ms, 2000 * ms, 500 * ms, 300 * ms, 120 * ms, true},
+		// Next 1 s: ends at 1.7 s, 0.7 s past; stopping is 0.3 s short.
+		{"stopping is nearer", 1000 * ms, 2000 * ms, 700 * ms, 400 * ms, 160 * ms, false},
+		{"the next would pass the hard limit", 1000 * ms, 1200 * ms, 500 * ms, 300 * ms, 120 * ms, false},
+		{"past the soft time", 1000 * ms, 2000 * ms, 1100 * ms, 1 * ms, 1 * ms, false},
+		{"no limit", 1 << 62, 0, 500 * ms, 300 * ms, 120 * ms, true},
+		// Short iterations: their ratio is noise, the next is taken as 3×.
+		{"short iterations", 100 * ms, 200 * ms, 10 * ms, 900 * time.Microsecond, 10 * time.Microsecond, true},
+		// A ratio of 20 is kept at 6: 6 × 100 ms ends at 0.8 s.
+		{"a ratio kept at six", 1000 * ms, 2000 * ms, 200 * ms, 100 * ms, 5 * ms, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := &job{start: time.Now().Add(-tt.elapsed), soft: tt.soft, hard: tt.hard}
+			assert.Equal(t, tt.want, j.startIteration(tt.last, tt.prev))
+		})
+	}
+}
+
+func TestNextIteration(t *testing.T) {
+	const ms = time.Millisecond
+	assert.Equal(t, 750*ms, nextIteration(300*ms, 120*ms))
+	assert.Equal(t, 150*ms, nextIteration(100*ms, 90*ms), "at least 1.5×")
+	assert.Equal(t, 600*ms, nextIteration(100*ms, 5*ms), "at most 6×")
+	assert.Equal(t, 3*time.Microsecond*900, nextIteration(900*time.Microsecond, 10*time.Microsecond), "3× when short")
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"time"
 
 	"flipbot.dev/flipbot/engines/eval"
 )
@@ -88,14 +89,17 @@ func drive(j *job, threads []*thread, r rootSearch, plan searchPlan) {
 // window to depth 2), widened twofold on the side that fails until the
 // value falls inside. The main thread publishes each finished depth
 // (publish(d, score)) and stops after the end of the game (n empties) or
-// past two fifths of the soft time; every thread stops when aborted. Like
+// when the next iteration is not worth starting (job.startIteration);
+// every thread stops when aborted. Like
 // drive, it runs a few times per search: root's and publish's calls cost
 // nothing measurable beside the searches under them.
 func (t *thread) deepen(score, n, maxDepth int, root func(d, lo, hi int) int, publish func(d, score int)) {
 	j := t.job
 	start := 1 + t.id%2
+	var last, prev time.Duration // the main thread's last two iterations
+	began := j.elapsed()
 	for d := start; d <= maxDepth; d++ {
-		if t.id == 0 && d > start && j.elapsed() > j.soft/5*2 {
+		if t.id == 0 && d > start && !j.startIteration(last, prev) {
 			return
 		}
 		w := 3 * eval.Disc
@@ -120,6 +124,8 @@ func (t *thread) deepen(score, n, maxDepth int, root func(d, lo, hi int) int, pu
 			break
 		}
 		if t.id == 0 {
+			now := j.elapsed()
+			last, prev, began = now-began, last, now
 			publish(d, score)
 			if d >= n {
 				return

@@ -288,7 +288,7 @@ func (e *Engine) search(ctx context.Context, pos othello.Position, plan searchPl
 	if e.onSearch != nil {
 		e.onSearch(got)
 	}
-	j := &job{start: time.Now(), soft: plan.soft}
+	j := &job{start: time.Now(), soft: plan.soft, hard: plan.hard}
 	if plan.hard > 0 {
 		timer := time.AfterFunc(plan.hard, func() { j.stop.Store(true) })
 		defer timer.Stop()

@@ -12,7 +12,8 @@
 //     min(cap, remaining − 0.75 s) ([engines.SpecBudget]).
 //   - the think ([Move].Target): the time the engine aims to search; its
 //     own stopping (an iteration not started, a stop sent) lands it there
-//     on average, between a half and the whole budget.
+//     on average, some moves under it and some over, never past the
+//     budget.
 //   - the spec's budget_ms of an --engine request: the spec's formula, as
 //     it is ([engines.SpecBudget]); this package never shapes it.
 //
