@@ -76,7 +76,7 @@ func (j *job) result() outcome {
 // (two fifths before), spends about two thirds of it; choosing the nearer
 // end spends about all of it, some moves a little more and some a little
 // less, and the moves after it plan with what this one left. Measured on
-// the bot's own moves at 22–44 empties of eight legs at 60 s: 62 % of the
+// the bot's own moves at 22–44 empties of eight legs at 60 s: 63 % of the
 // plan's think before, 88 % with this rule
 // (docs/measurements/2026-12-07-iterations-spend-the-think.md).
 func (j *job) startIteration(last, prev time.Duration) bool {
