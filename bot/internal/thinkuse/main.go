@@ -81,15 +81,27 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("no move of flipbot's in the records within -min and -max empties")
 	}
 	fmt.Fprintf(out, "all: %d moves, %d legs: took %.1f s of a think of %.1f s (%.0f %%); the budget hit %d times\n",
-		t.moves, t.legs, t.took.Seconds(), t.think.Seconds(), 100*t.took.Seconds()/t.think.Seconds(), t.atBudget)
+		t.moves, t.legs, t.took.Seconds(), t.think.Seconds(), t.share(), t.atBudget)
 	return nil
 }
 
-// tally sums the measured moves.
+// tally sums the measured moves of a leg, or of every leg.
 type tally struct {
 	moves, legs, atBudget int
 	took, think           time.Duration
 }
+
+// add counts leg's moves in t.
+func (t *tally) add(leg tally) {
+	t.moves += leg.moves
+	t.legs += leg.legs
+	t.atBudget += leg.atBudget
+	t.took += leg.took
+	t.think += leg.think
+}
+
+// share is the time taken as a percentage of the think.
+func (t *tally) share() float64 { return 100 * t.took.Seconds() / t.think.Seconds() }
 
 func measureFile(ctx context.Context, name string, o options, ev *eval.Set, out io.Writer, t *tally) error {
 	f, err := os.Open(name)
@@ -121,8 +133,7 @@ func measureLeg(ctx context.Context, g *record.Game, o options, ev *eval.Set, ou
 	eng := search.New(search.Options{Threads: o.threads, HashMB: o.hashMB, Eval8: ev.Eval8, Eval10: ev.Eval10})
 	defer eng.Close()
 	clock := time.Duration(g.ClockMS) * time.Millisecond
-	var took, think time.Duration
-	moves := 0
+	leg := tally{legs: 1}
 	for i, m := range g.Moves {
 		pos := positions[i]
 		if m.Color != g.MyColor {
@@ -141,23 +152,20 @@ func measureLeg(ctx context.Context, g *record.Game, o options, ev *eval.Set, ou
 			fmt.Fprintf(out, "%s leg %d  %2d empties  clock %5.1f s  think %5.2f s  budget %5.2f s  took %5.2f s (%3.0f %%)  depth %d exact %v\n",
 				g.Mode, g.Leg, n, clock.Seconds(), p.Target.Seconds(), p.Limit.Seconds(), res.Elapsed.Seconds(),
 				100*res.Elapsed.Seconds()/p.Target.Seconds(), res.Depth, res.Exact)
-			took += res.Elapsed
-			think += p.Target
-			moves++
+			leg.took += res.Elapsed
+			leg.think += p.Target
+			leg.moves++
 			if res.Elapsed >= p.Limit-50*time.Millisecond {
-				t.atBudget++
+				leg.atBudget++
 			}
 		}
 		clock = time.Duration(m.ClockMS) * time.Millisecond
 	}
-	if moves == 0 {
+	if leg.moves == 0 {
 		return nil
 	}
 	fmt.Fprintf(out, "%s leg %d  %d moves: took %.1f s of a think of %.1f s (%.0f %%)\n",
-		g.Mode, g.Leg, moves, took.Seconds(), think.Seconds(), 100*took.Seconds()/think.Seconds())
-	t.moves += moves
-	t.legs++
-	t.took += took
-	t.think += think
+		g.Mode, g.Leg, leg.moves, leg.took.Seconds(), leg.think.Seconds(), leg.share())
+	t.add(leg)
 	return nil
 }
