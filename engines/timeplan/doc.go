@@ -27,7 +27,12 @@
 // reserve holds every later move's overhead, the clock cannot run out
 // while the overhead is not underestimated by a third, however often the
 // engine fails to answer. A plan with too little to think (under
-// [MinThink]) is the panic mode: Limit 0, the bot's quick move.
+// [MinThink]) is the panic mode: Limit 0, no engine asked, and a quick
+// move: a search in the bot's process (the built-in engine) for the
+// [Move].Quick think, a few milliseconds that the clock affords above
+// [QuickFloor] and every own move's overhead, or one ply when it affords
+// none. A fallback after an engine failed thinks the same way, at most
+// [MinThink].
 //
 // Files: plan.go ([Plan], [Count], [Reserve]).
 //

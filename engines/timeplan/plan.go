@@ -25,6 +25,14 @@ const (
 	// DefaultThink is the budget of a request whose clock is unknown and
 	// that has no cap (a request made off the API).
 	DefaultThink = 10 * time.Second
+	// QuickFloor is the part of the clock that the quick moves of the
+	// panic mode never think into: with the overhead of every own move
+	// left, it is what the panic mode keeps (the spec's 0.75 s is the
+	// --engine protocol's margin; the server takes a leg only at zero).
+	QuickFloor = 250 * time.Millisecond
+	// minQuick is the least quick think worth a search: under it the
+	// quick move is one ply.
+	minQuick = time.Millisecond
 )
 
 // solveAt returns the empties at which the engines solve exactly at
@@ -103,6 +111,14 @@ type Move struct {
 	// Spare is the clock the plan shared out: the remaining time less the
 	// reserve (for the move log).
 	Spare time.Duration
+	// Quick is the think of a move the engine is not asked for or could
+	// not make — the panic mode's, a fallback's after the engine failed —
+	// made by a search in the caller's process that answers at once (the
+	// built-in engine): in the panic mode, what the clock affords above
+	// QuickFloor and the overhead of every own move left, halved for each
+	// of them (see quickThink); otherwise the think, up to MinThink. Never
+	// more than MinThink or the cap; 0 (under a millisecond): one ply.
+	Quick time.Duration
 }
 
 // Reserve is the part of the clock no think may use: the spec's 0.75 s
@@ -125,19 +141,45 @@ func Plan(m Moves, c Clock) Move {
 		if b <= 0 {
 			b = DefaultThink
 		}
-		return Move{Target: b, Limit: b}
+		return Move{Target: b, Limit: b, Quick: min(b, MinThink)}
 	}
 	spare := c.Remaining - Reserve(m, c.Overhead)
 	if spare <= 0 {
-		return Move{}
+		return Move{Quick: quickThink(m, c)}
 	}
 	full := engines.SpecBudget(c.Remaining, c.Cap)
 	share := spare / time.Duration(max(m.Search, 1))
 	limit := min(2*share, spare*3/4, full)
 	if limit < MinThink && limit < full {
-		return Move{Spare: spare} // too little to ask an engine (a smaller cap is the user's)
+		// Too little to ask an engine (a smaller cap is the user's).
+		return Move{Spare: spare, Quick: quickThink(m, c)}
 	}
-	return Move{Target: min(share, limit), Limit: limit, Spare: spare}
+	target := min(share, limit)
+	return Move{Target: target, Limit: limit, Spare: spare, Quick: min(target, MinThink)}
+}
+
+// quickThink is the panic mode's quick think: the clock above QuickFloor
+// and half again the overhead of each own move left, over twice the own
+// moves left, at most MinThink and the cap. A move whose overhead is
+// within half again the estimate leaves that part of the clock at least
+// what it was less its think, which is half a share of it: the quick
+// moves never think into the floor, however many the leg still has, and
+// each later one may think a little longer than the one before
+// (TestQuickMovesKeepTheFloor).
+func quickThink(m Moves, c Clock) time.Duration {
+	overhead := c.Overhead
+	if overhead <= 0 {
+		overhead = DefaultOverhead
+	}
+	own := time.Duration(max(m.Own, 1))
+	q := min((c.Remaining-QuickFloor-own*overhead*3/2)/(2*own), MinThink)
+	if c.Cap > 0 {
+		q = min(q, c.Cap)
+	}
+	if q < minQuick {
+		return 0
+	}
+	return q
 }
 
 // ReplyMargin is what a plan keeps back from a wait that ends the move

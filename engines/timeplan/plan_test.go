@@ -76,22 +76,28 @@ func TestPlan(t *testing.T) {
 		want Move
 	}{
 		// reserve = 0.75 s + 31 × 150 ms = 5.4 s; spare 54.6 s over 21 moves; the budget twice that.
-		{"std opening at 60 s", std60, Clock{Remaining: time.Minute}, Move{Target: 2600 * ms, Limit: 5200 * ms, Spare: 54600 * ms}},
+		{"std opening at 60 s", std60, Clock{Remaining: time.Minute}, Move{Target: 2600 * ms, Limit: 5200 * ms, Spare: 54600 * ms, Quick: MinThink}},
 		// The measured overhead, not the default: 0.75 s + 31 × 30 ms = 1.68 s.
-		{"a measured overhead", std60, Clock{Remaining: time.Minute, Overhead: 20 * ms}, Move{Target: 2777142857, Limit: 5554285714, Spare: 58320 * ms}},
-		{"the cap bounds the budget", std60, Clock{Remaining: time.Minute, Cap: time.Second}, Move{Target: time.Second, Limit: time.Second, Spare: 54600 * ms}},
+		{"a measured overhead", std60, Clock{Remaining: time.Minute, Overhead: 20 * ms}, Move{Target: 2777142857, Limit: 5554285714, Spare: 58320 * ms, Quick: MinThink}},
+		{"the cap bounds the budget", std60, Clock{Remaining: time.Minute, Cap: time.Second}, Move{Target: time.Second, Limit: time.Second, Spare: 54600 * ms, Quick: MinThink}},
 		// reserve 0.75 s + 11 × 150 ms = 2.4 s: the solve may aim at the whole spare, within three quarters.
-		{"the solve", std20, Clock{Remaining: 10 * time.Second}, Move{Target: 5700 * ms, Limit: 5700 * ms, Spare: 7600 * ms}},
+		{"the solve", std20, Clock{Remaining: 10 * time.Second}, Move{Target: 5700 * ms, Limit: 5700 * ms, Spare: 7600 * ms, Quick: MinThink}},
 		// reserve 0.75 s + 49 × 150 ms = 8.1 s; 51.9 s over 40 moves.
-		{"grand opening at 60 s", grand96, Clock{Remaining: time.Minute}, Move{Target: 1297500 * time.Microsecond, Limit: 2595 * ms, Spare: 51900 * ms}},
-		{"huge clock: the spec's bound", std20, Clock{Remaining: time.Hour, Cap: 300 * time.Second}, Move{Target: 300 * time.Second, Limit: 300 * time.Second, Spare: time.Hour - 2400*ms}},
-		{"low clock: panic, the reserve is all there is", std60, Clock{Remaining: 5 * time.Second}, Move{}},
+		{"grand opening at 60 s", grand96, Clock{Remaining: time.Minute}, Move{Target: 1297500 * time.Microsecond, Limit: 2595 * ms, Spare: 51900 * ms, Quick: MinThink}},
+		{"huge clock: the spec's bound", std20, Clock{Remaining: time.Hour, Cap: 300 * time.Second}, Move{Target: 300 * time.Second, Limit: 300 * time.Second, Spare: time.Hour - 2400*ms, Quick: MinThink}},
+		// (5 s − 0.25 s − 31 × 150 ms) / 62 = 1.6 ms.
+		{"low clock: panic, the reserve is all there is", std60, Clock{Remaining: 5 * time.Second}, Move{Quick: 1612903}},
+		{"panic: under a millisecond to think is one ply", std60, Clock{Remaining: 4900 * ms}, Move{}},
 		// spare = 2.5 s − 2.4 s = 100 ms: three quarters is 75 ms ≥ MinThink.
-		{"low clock: still a short think", std20, Clock{Remaining: 2500 * ms}, Move{Target: 75 * ms, Limit: 75 * ms, Spare: 100 * ms}},
-		{"low clock: too little to ask", std20, Clock{Remaining: 2450 * ms}, Move{Spare: 50 * ms}},
-		{"a cap below MinThink is the user's", std60, Clock{Remaining: time.Minute, Cap: 30 * ms}, Move{Target: 30 * ms, Limit: 30 * ms, Spare: 54600 * ms}},
-		{"unknown clock: the cap", std60, Clock{Cap: 2 * time.Second}, Move{Target: 2 * time.Second, Limit: 2 * time.Second}},
-		{"unknown clock, no cap", std60, Clock{}, Move{Target: DefaultThink, Limit: DefaultThink}},
+		{"low clock: still a short think", std20, Clock{Remaining: 2500 * ms}, Move{Target: 75 * ms, Limit: 75 * ms, Spare: 100 * ms, Quick: MinThink}},
+		// (2.45 s − 0.25 s − 11 × 150 ms) / 22 = 25 ms.
+		{"low clock: too little to ask", std20, Clock{Remaining: 2450 * ms}, Move{Spare: 50 * ms, Quick: 25 * ms}},
+		{"panic: the quick think within the cap", std60, Clock{Remaining: 5 * time.Second, Cap: ms}, Move{Quick: ms}},
+		// The soak's grand leg after an outage: 1.025 s, 10 own moves, 20 ms measured: (1.025 − 0.25 − 0.3) / 20.
+		{"panic after an outage", Moves{Own: 10, Search: 1}, Clock{Remaining: 1025 * ms, Overhead: 20 * ms}, Move{Quick: 23750 * time.Microsecond}},
+		{"a cap below MinThink is the user's", std60, Clock{Remaining: time.Minute, Cap: 30 * ms}, Move{Target: 30 * ms, Limit: 30 * ms, Spare: 54600 * ms, Quick: 30 * ms}},
+		{"unknown clock: the cap", std60, Clock{Cap: 2 * time.Second}, Move{Target: 2 * time.Second, Limit: 2 * time.Second, Quick: MinThink}},
+		{"unknown clock, no cap", std60, Clock{}, Move{Target: DefaultThink, Limit: DefaultThink, Quick: MinThink}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,7 +119,7 @@ func TestForRequest(t *testing.T) {
 	assert.Equal(t, mover.Limit, ForRequest(req).Limit)
 	assert.Equal(t, Move{}, ForRequest(engines.Request{Position: pos, Remaining: time.Second, Budget: -time.Second}), "no budget left")
 	assert.Equal(t, Move{}, ForRequest(engines.Request{Position: pos, Remaining: time.Second}), "a clock but no budget")
-	assert.Equal(t, Move{Target: DefaultThink, Limit: DefaultThink}, ForRequest(engines.Request{Position: pos}), "off the API")
+	assert.Equal(t, Move{Target: DefaultThink, Limit: DefaultThink, Quick: MinThink}, ForRequest(engines.Request{Position: pos}), "off the API")
 }
 
 // playLeg plays the mover's side of a leg of mode on paper: each move
@@ -200,6 +206,51 @@ func TestPlanSpendsTheClock(t *testing.T) {
 	}
 }
 
+// TestQuickMovesKeepTheFloor: a leg from the panic mode played to its end
+// with every move thinking its Quick think (or its budget, once the clock
+// is out of the panic mode), each move's overhead up to half again the
+// estimate, never thinks into QuickFloor, from any clock the panic mode
+// starts at, in every mode. The quick moves do think when the clock
+// allows it, and while the overheads are not under the estimate no quick
+// think is shorter than the one before: what is above the floor is
+// spread over the moves left, not spent first.
+func TestQuickMovesKeepTheFloor(t *testing.T) {
+	for _, mode := range othello.AllModes() {
+		for _, c := range []struct{ overhead, estimate time.Duration }{{2 * ms, 20 * ms}, {20 * ms, 20 * ms}, {30 * ms, 20 * ms}, {150 * ms, 100 * ms}} {
+			for _, empties := range []int{40, 24, 16, 8} {
+				pos := withEmpties(t, mode, empties)
+				m := Count(pos)
+				start := Reserve(m, c.estimate) // the panic mode from here down
+				name := fmt.Sprintf("%s %d empties overhead %v estimate %v", mode, empties, c.overhead, c.estimate)
+				t.Run(name, func(t *testing.T) {
+					remaining, thought, last := start, time.Duration(0), time.Duration(0)
+					for e := empties; e > 0; e -= 2 {
+						p := Plan(Count(withEmpties(t, mode, e)), Clock{Remaining: remaining, Overhead: c.estimate})
+						require.LessOrEqual(t, p.Quick, MinThink)
+						if p.Limit == 0 && c.overhead >= c.estimate {
+							// Spread over the moves left, not spent first.
+							require.GreaterOrEqual(t, p.Quick, last, "a quick think no shorter than the one before")
+							last = p.Quick
+						}
+						think := p.Quick
+						if p.Limit > 0 {
+							// Out of the panic mode (the overheads came in under
+							// the estimate): the engine, at worst its budget.
+							think = p.Limit
+						}
+						remaining -= think + c.overhead
+						thought += think
+					}
+					assert.GreaterOrEqual(t, remaining, QuickFloor, "the quick thinks left the floor alone")
+					if start-QuickFloor > 2*time.Duration(m.Own)*c.estimate*3/2 {
+						assert.Positive(t, thought, "and thought when the clock allowed it")
+					}
+				})
+			}
+		}
+	}
+}
+
 // FuzzPlan holds the plan's bounds for any figures: never past the spec's
 // bound or the cap, the think within the budget, nothing negative, and
 // planning again with the budget as the cap gives the same plan.
@@ -217,6 +268,11 @@ func FuzzPlan(f *testing.F) {
 		p := Plan(m, c)
 		require.GreaterOrEqual(t, p.Target, time.Duration(0))
 		require.LessOrEqual(t, p.Target, p.Limit)
+		require.GreaterOrEqual(t, p.Quick, time.Duration(0))
+		require.LessOrEqual(t, p.Quick, MinThink)
+		if c.Cap > 0 {
+			require.LessOrEqual(t, p.Quick, c.Cap)
+		}
 		if c.Remaining > 0 {
 			require.LessOrEqual(t, p.Limit, max(0, engines.SpecBudget(c.Remaining, c.Cap)))
 			again := Plan(m, Clock{Remaining: c.Remaining, Cap: p.Limit, Overhead: c.Overhead})
