@@ -152,3 +152,17 @@ type Ponderer interface {
 	// could not ponder at all.
 	Ponder(ctx context.Context, req PonderRequest) error
 }
+
+// QuickMover is implemented by engines that search in the caller's
+// process and answer within milliseconds (the built-in engine). The bot
+// asks one for the moves its engine is not asked for or could not make —
+// the clock plan's panic mode, a fallback after the engine failed — for
+// the plan's quick think (timeplan's Move.Quick, at most its MinThink),
+// whatever engine plays the match's other moves.
+type QuickMover interface {
+	// QuickMove returns a legal move (or othello.Pass when there is none)
+	// for pos's side to move, searched for at most think (under a
+	// millisecond: one ply). It returns as soon as ctx is cancelled,
+	// with the best move found so far.
+	QuickMove(ctx context.Context, pos othello.Position, think time.Duration) (Result, error)
+}

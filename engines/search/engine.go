@@ -215,6 +215,45 @@ func (e *Engine) Search(ctx context.Context, pos othello.Position, lim Limits) (
 	return r, nil
 }
 
+var _ engines.QuickMover = (*Engine)(nil)
+
+// QuickMove implements [engines.QuickMover]: a search of pos on one thread
+// for at most think, exact when a solve fits in it. It neither waits for
+// a core of the pool nor joins a search of the same position already
+// running (a fallback must not wait behind the search that failed): its
+// few milliseconds come on top of the pool's cores. Under a millisecond
+// to think, or stopped before its first iteration, it plays the best move
+// by a one-ply evaluation.
+func (e *Engine) QuickMove(ctx context.Context, pos othello.Position, think time.Duration) (engines.Result, error) {
+	start := time.Now()
+	legal := pos.Legal()
+	if legal.IsZero() {
+		return engines.Result{Move: othello.Pass, Elapsed: time.Since(start)}, nil
+	}
+	if legal.Count() == 1 || think < time.Millisecond || ctx.Err() != nil {
+		mv := legal.First()
+		if legal.Count() > 1 {
+			mv = e.quickMove(pos)
+		}
+		return engines.Result{Move: mv, PV: []int{mv}, Elapsed: time.Since(start)}, nil
+	}
+	j := &job{start: start, soft: think, hard: think}
+	timer := time.AfterFunc(think, func() { j.stop.Store(true) })
+	defer timer.Stop()
+	stopWatch := context.AfterFunc(ctx, func() { j.stop.Store(true) })
+	defer stopWatch()
+	res := e.run(j, pos, searchPlan{soft: think, hard: think, trySolve: true}, 1)
+	if !legal.Has(res.move) {
+		mv := e.quickMove(pos)
+		return engines.Result{Move: mv, PV: []int{mv}, Elapsed: time.Since(start)}, nil
+	}
+	r := toResult(res)
+	r.Elapsed = time.Since(start)
+	e.log.Debug("quick move", "mode", pos.Mode, "move", othello.SquareName(r.Move, pos.Size()), "depth", r.Depth,
+		"exact", r.Exact, "score", r.Score, "nodes", r.Nodes, "ms", r.Elapsed.Milliseconds(), "think_ms", think.Milliseconds())
+	return r, nil
+}
+
 func toResult(res outcomeStats) engines.Result {
 	return engines.Result{
 		Move:    res.move,
