@@ -165,6 +165,10 @@ func (p botPlayer) engineFactory(builtin engines.Engine, s settings.Settings) (b
 func withEgaroucid(builtin engines.Engine, off map[othello.Mode]bool, pool *egaroucid.Pool) bot.Engines {
 	r := &route.Provider{Default: engines.Shared(builtin), Off: off}
 	f := bot.Engines{Name: builtin.Name(), Modes: r.Modes(), Provider: r}
+	if q, ok := builtin.(engines.QuickMover); ok {
+		// The fallbacks of Egaroucid's moves too.
+		f.Quick = q
+	}
 	if pool == nil {
 		return f
 	}

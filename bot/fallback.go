@@ -1,6 +1,56 @@
 package bot
 
-import "flipbot.dev/flipbot/engines/othello"
+import (
+	"context"
+	"slices"
+	"time"
+
+	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/othello"
+)
+
+// quickGrace is how long past its think the bot waits for the quick
+// engine's answer before it plays its one-ply move instead (a starved
+// machine scheduling the search's stop late).
+const quickGrace = 10 * time.Millisecond
+
+// fallbackMove is the move the bot plays when its engine is not asked (the
+// clock plan's panic mode) or failed: the Engines.Quick search for the
+// quick think of the plan made again on the clock left now (clk: the
+// move's clock as choose had it), or the one-ply quickMove when there is
+// no quick engine, no position, no time to think, or no legal answer
+// within the think and quickGrace (task goroutine). res is the search's
+// result when it played; took is how long the bot waited for the search,
+// which is think time, not overhead (moveOverhead).
+func (b *Bot) fallbackMove(t *moveTask, j moveJob, pos *othello.Position, legal []int, clk engines.Request) (mv int, res engines.Result, took time.Duration) {
+	mv, _ = quickMove(pos, legal, nil)
+	q := b.opts.Engine.Quick
+	if q == nil || pos == nil || len(legal) < 2 || t.ctx.Err() != nil {
+		return mv, engines.Result{}, 0
+	}
+	remaining, _ := clk.ClockAt(time.Now()) // clk.At is the system clock's
+	plan, _ := planMove(pos, j.leg.Board, j.size, remaining, clk.Cap, clk.Overhead)
+	think := plan.Quick
+	if think <= 0 {
+		return mv, engines.Result{}, 0
+	}
+	start := b.clock.Now()
+	defer func() { took = b.clock.Now().Sub(start) }()
+	ctx, cancel := context.WithTimeout(t.ctx, think)
+	defer cancel()
+	ch := make(chan engineAnswer, 1)
+	go func() {
+		r, err := q.QuickMove(ctx, *pos, think)
+		ch <- engineAnswer{r, err}
+	}()
+	timer := b.clock.NewTimer(think + quickGrace)
+	defer timer.Stop()
+	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C())
+	if got != answered || a.err != nil || !slices.Contains(legal, a.res.Move) {
+		return mv, engines.Result{}, 0
+	}
+	return a.res.Move, a.res, 0
+}
 
 // quickMove picks a move without an engine, in well under a millisecond:
 // among the server's legal moves not in skip, the one that leaves the

@@ -181,8 +181,9 @@ type choice struct {
 	source string // engine, forced, fallback
 	cause  string // a fallback's Cause*
 	res    engines.Result
-	// waited is how long the bot waited for the engine.
-	waited time.Duration
+	// waited is how long the bot waited for the engine; quick, for the
+	// quick search of a fallback (fallbackMove).
+	waited, quick time.Duration
 	// budget, overhead and movesLeft are the plan the move was made with.
 	budget, overhead time.Duration
 	movesLeft        int
@@ -288,11 +289,11 @@ func (b *Bot) choose(t *moveTask, j moveJob, pos *othello.Position, clk engines.
 		return choice{move: mv, source: "forced"}, true
 	}
 	fallback := func(cause, why string, err error, waited time.Duration) (choice, bool) {
-		mv, _ := quickMove(pos, legal, nil)
+		mv, res, took := b.fallbackMove(t, j, pos, legal, clk)
 		if t.ctx.Err() == nil {
 			b.logFallback(j, cause, why, err)
 		}
-		return choice{move: mv, source: "fallback", cause: cause, waited: waited}, true
+		return choice{move: mv, source: "fallback", cause: cause, res: res, waited: waited, quick: took}, true
 	}
 	if pos == nil {
 		return fallback(CauseNoPosition, "no position for the engine", nil, 0)
@@ -404,6 +405,14 @@ func (b *Bot) ask(t *moveTask, j moveJob, req engines.Request, wait time.Duratio
 	return a, got
 }
 
+// depthName is a search's depth for the move line: "exact" for a solve.
+func depthName(r engines.Result) any {
+	if r.Exact {
+		return "exact"
+	}
+	return r.Depth
+}
+
 // logMoveShort is the own move's line at the default level, for a person:
 // the leg, the square, the time it took from the state's arrival, the
 // depth ("exact" for a solve) and the score of an engine's move, and the
@@ -413,11 +422,7 @@ func (b *Bot) logMoveShort(j moveJob, c choice, took time.Duration) {
 		"took", took.Round(time.Millisecond)}
 	switch {
 	case c.source == "engine" && (c.res.Depth > 0 || c.res.Exact || c.res.Nodes > 0):
-		depth := any(c.res.Depth)
-		if c.res.Exact {
-			depth = "exact"
-		}
-		args = append(args, "depth", depth, "score", fmt.Sprintf("%+.1f", c.res.Score))
+		args = append(args, "depth", depthName(c.res), "score", fmt.Sprintf("%+.1f", c.res.Score))
 	case c.source == "engine":
 		// An engine that says nothing of its search (the spec's protocol
 		// answers a move only): no depth or score to show.
@@ -425,6 +430,10 @@ func (b *Bot) logMoveShort(j moveJob, c choice, took time.Duration) {
 		args = append(args, "source", c.source)
 		if c.cause != "" {
 			args = append(args, "cause", c.cause)
+		}
+		if c.res.Depth > 0 || c.res.Exact {
+			// A fallback the quick search made (fallbackMove).
+			args = append(args, "depth", depthName(c.res), "score", fmt.Sprintf("%+.1f", c.res.Score))
 		}
 	}
 	b.moveLog(j).Info("move", args...)
@@ -647,10 +656,13 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 				// The clock's time before this task started: the server's
 				// until the state arrived, then the loop's.
 				"pre_ms", (time.Duration(max(0, j.serverNow-j.leg.TurnStartedMS))*time.Millisecond + start.Sub(j.arrived)).Milliseconds()}
+			if c.cause != "" {
+				args = append(args, "cause", c.cause)
+			}
 			if attempt == 0 {
 				// Moves delivered at the first try measure the steady
 				// overhead; a retry's wait is a fault's, paid once.
-				o := moveOverhead(j, done, c.waited, c.budget)
+				o := max(0, moveOverhead(j, done, c.waited, c.budget)-c.quick)
 				b.over.Observe(o)
 				args = append(args, "overhead_ms", o.Milliseconds())
 			}

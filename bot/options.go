@@ -37,6 +37,15 @@ type Engines struct {
 	// the bot builds it for them only (and always for SpecTimed engines,
 	// engines/jsonline).
 	Wire bool
+	// Quick, when set, makes the moves the engine is not asked for or
+	// could not make (the clock plan's panic mode; a fallback after the
+	// engine failed, timed out, answered an illegal move or was not
+	// available): a search in the bot's process for the plan's quick think
+	// (timeplan's Move.Quick, a few milliseconds, at most 50 ms), whatever
+	// engine plays the other moves. Without it, or when it does not answer
+	// within that think, the bot plays its one-ply quick move. The callers
+	// give the built-in engine (cmd/flipbot, the appliance).
+	Quick engines.QuickMover
 	// Provider opens the engines of each match: the bot opens one session
 	// when it accepts (or picks up) a match and closes it, exactly once,
 	// when the match ends (or was never accepted), or when Run ends. The

@@ -234,6 +234,10 @@ func probeEngine(ctx context.Context, cfg config.Bot, log *slog.Logger) error {
 	return nil
 }
 
+// quickHashMB is the table of the built-in engine that makes an external
+// engine's fallbacks (bot.Engines.Quick): searches of at most 50 ms.
+const quickHashMB = 4
+
 // engineFactory builds the engines the flags ask for: an external
 // adapter's provider (engines/external), or the built-in engine shared by
 // every match when no engine flag is given. done closes what the provider
@@ -245,28 +249,33 @@ func engineFactory(cfg config.Bot, log *slog.Logger) (f bot.Engines, done func()
 	if err != nil {
 		return bot.Engines{}, none, err
 	}
+	ev, err := eval.ByName(cfg.Eval)
+	if err != nil {
+		return bot.Engines{}, none, fmt.Errorf("--eval: %w", err)
+	}
 	if kind == external.None {
-		ev, err := eval.ByName(cfg.Eval)
-		if err != nil {
-			return bot.Engines{}, none, fmt.Errorf("--eval: %w", err)
-		}
 		eng := search.New(search.Options{Threads: cfg.Threads, HashMB: cfg.HashMB, Eval8: ev.Eval8, Eval10: ev.Eval10,
 			Logger: log.With("engine", "search")})
 		name := cfg.EngineName
 		if name == "" {
 			name = eng.Name()
 		}
-		return bot.Engines{Name: name, Provider: engines.Shared(eng)}, eng.Close, nil
+		return bot.Engines{Name: name, Provider: engines.Shared(eng), Quick: eng}, eng.Close, nil
 	}
 	if err := ext.Check(); err != nil {
 		return bot.Engines{}, none, err
 	}
+	// The moves the external engine is not asked for or could not make
+	// (the clock's panic mode, its failures) are the built-in engine's
+	// quick search rather than one ply: one thread, a small table.
+	quick := search.New(search.Options{Threads: 1, HashMB: quickHashMB, Eval8: ev.Eval8, Eval10: ev.Eval10,
+		Logger: log.With("engine", "quick")})
 	// An --engine engine keeps the spec's budget_ms itself and reads the
 	// wire request; the others are timed by the bot's clock plan. Per-leg
 	// engines are kept warm for two legs of each match at once.
 	spec := kind == external.JSONLine
 	provider, done := ext.Provider(2 * max(1, cfg.MaxMatches))
-	f = bot.Engines{Name: cfg.EngineName, Provider: provider, SpecTimed: spec, Wire: spec}
+	f = bot.Engines{Name: cfg.EngineName, Provider: provider, SpecTimed: spec, Wire: spec, Quick: quick}
 	for _, m := range othello.AllModes() {
 		if ext.Supports(m) {
 			f.Modes = append(f.Modes, m)

@@ -7,9 +7,10 @@
 // The arena runs in this process behind a fault-injecting front
 // (arena/arenatest's Front, served by its Endpoint on loopback); the bot
 // plays with an external JSON-line engine (flipengine engine, built into
-// -out unless -engine-bin is given), two matches at a time, the modes in
-// turn, against a built-in house bot that keeps challenging it (level 4 by
-// default, so that most games go to the board's end). The bot plans its
+// -out unless -engine-bin is given), its fallbacks made by the built-in
+// engine's quick search as flipbot makes them, two matches at a time, the
+// modes in turn, against a built-in house bot that keeps challenging it
+// (level 4 by default, so that most games go to the board's end). The bot plans its
 // clock as flipbot does (its default 10-s cap, -max-think), so legs end
 // with a few seconds left, where a fault costs most. On a
 // schedule one fault fires: the stream is cut, the next API answers are
@@ -38,8 +39,9 @@
 //
 // A command beside the bot, not a shipped one: it may import bot, arena
 // and arena/arenatest (the server and its fault front, in process),
-// engines, engines/jsonline (the bot's engine) and engines/othello, and
-// flipsight.
+// engines, engines/jsonline (the bot's engine), engines/othello,
+// engines/eval and engines/search (the quick search of its fallbacks),
+// and flipsight.
 package main
 
 import (

@@ -18,8 +18,10 @@ import (
 	"flipbot.dev/flipbot/arena/arenatest"
 	"flipbot.dev/flipbot/bot"
 	"flipbot.dev/flipbot/engines"
+	"flipbot.dev/flipbot/engines/eval"
 	"flipbot.dev/flipbot/engines/jsonline"
 	"flipbot.dev/flipbot/engines/othello"
+	"flipbot.dev/flipbot/engines/search"
 	"flipbot.dev/flipbot/flipsight"
 )
 
@@ -271,12 +273,19 @@ func newBot(cfg config, apiURL string, hc *http.Client, engineBin string, c *cou
 		}
 		return lateEngine{Engine: e, late: &c.engineLate}, nil
 	}})
+	// The fallbacks are the built-in engine's quick search, as flipbot
+	// makes them for an external engine (cmd/flipbot's engineFactory).
+	ev, err := eval.Best()
+	if err != nil {
+		return nil, nil, fmt.Errorf("evaluation: %w", err)
+	}
+	quick := search.New(search.Options{Threads: 1, HashMB: 4, Eval8: ev.Eval8, Eval10: ev.Eval10})
 	b, err := bot.New(bot.Options{
 		Client: cl, CPU: "soak", MaxThink: cfg.MaxThink, MaxMatches: atOnce, Logger: log.With("side", "bot"),
 		MoveDetail: true, // every move line carries its "source"
 		// One process per leg, kept warm (as flipbot's per-leg adapters);
 		// the JSON-line adapter reads the wire request.
-		Engine: bot.Engines{Name: "flipengine", Wire: true, Provider: engines.PerLeg(pool)},
+		Engine: bot.Engines{Name: "flipengine", Wire: true, Provider: engines.PerLeg(pool), Quick: quick},
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("bot: %w", err)
