@@ -35,21 +35,28 @@ func (b *Bot) fallbackMove(t *moveTask, j moveJob, pos *othello.Position, legal 
 		return mv, engines.Result{}, 0
 	}
 	start := b.clock.Now()
-	defer func() { took = b.clock.Now().Sub(start) }()
+	a, got := b.askQuick(t, q, *pos, think)
+	took = b.clock.Now().Sub(start)
+	if got != answered || a.err != nil || !slices.Contains(legal, a.res.Move) {
+		return mv, engines.Result{}, took
+	}
+	return a.res.Move, a.res, took
+}
+
+// askQuick asks q for a move in pos searched for think, and waits for it
+// until think and quickGrace have passed or the leg changes (task
+// goroutine).
+func (b *Bot) askQuick(t *moveTask, q engines.QuickMover, pos othello.Position, think time.Duration) (engineAnswer, awaitResult) {
 	ctx, cancel := context.WithTimeout(t.ctx, think)
 	defer cancel()
 	ch := make(chan engineAnswer, 1)
 	go func() {
-		r, err := q.QuickMove(ctx, *pos, think)
+		r, err := q.QuickMove(ctx, pos, think)
 		ch <- engineAnswer{r, err}
 	}()
 	timer := b.clock.NewTimer(think + quickGrace)
 	defer timer.Stop()
-	a, got := awaitAnswer(t.ctx.Done(), ch, timer.C())
-	if got != answered || a.err != nil || !slices.Contains(legal, a.res.Move) {
-		return mv, engines.Result{}, 0
-	}
-	return a.res.Move, a.res, 0
+	return awaitAnswer(t.ctx.Done(), ch, timer.C())
 }
 
 // quickMove picks a move without an engine, in well under a millisecond:

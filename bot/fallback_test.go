@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +23,8 @@ import (
 // hangs past its think when told, and notes the thinks it was given.
 type fakeQuick struct {
 	hang bool
+	// spend makes every answer take its whole think (a search).
+	spend bool
 
 	mu     sync.Mutex
 	thinks []time.Duration
@@ -30,9 +34,12 @@ func (q *fakeQuick) QuickMove(ctx context.Context, pos othello.Position, think t
 	q.mu.Lock()
 	q.thinks = append(q.thinks, think)
 	q.mu.Unlock()
-	if q.hang {
+	switch {
+	case q.hang:
 		<-ctx.Done()
 		time.Sleep(300 * time.Millisecond) // ignores its deadline, too
+	case q.spend:
+		time.Sleep(think - time.Millisecond)
 	}
 	legal := pos.LegalMoves()
 	if len(legal) == 0 {
@@ -139,4 +146,40 @@ func TestAHangingQuickEngineCostsItsThinkOnly(t *testing.T) {
 	for _, l := range lines {
 		assert.NotContains(t, l, "depth=9", "a late quick answer was not played")
 	}
+}
+
+// TestAQuickSearchIsNotOverhead: the time a fallback's quick search takes
+// is think, not per-move overhead: the overhead the bot measures for
+// those moves stays far under the 50 ms each search takes (counted as
+// overhead, it would raise the reserve of every move left and push the
+// clock into the panic mode).
+func TestAQuickSearchIsNotOverhead(t *testing.T) {
+	t.Parallel()
+	eng := &fakeEngine{behave: "error"}
+	q := &fakeQuick{spend: true}
+	fs := newFakeServer(t, serverOpts{clock: 30 * time.Second})
+	f := factoryOf(eng, PerLeg)
+	f.Quick = q
+	br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = 200 * time.Millisecond })
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
+	var overheads []int
+	for _, l := range fallbackLines(br.logs.String()) {
+		if !strings.Contains(l, "depth=9") {
+			continue
+		}
+		var o int
+		if i := strings.Index(l, "overhead_ms="); i >= 0 {
+			if _, err := fmt.Sscanf(l[i:], "overhead_ms=%d", &o); err == nil {
+				overheads = append(overheads, o)
+			}
+		}
+	}
+	require.GreaterOrEqual(t, len(overheads), 10, "quick moves measured")
+	for _, d := range q.given() {
+		require.Equal(t, timeplan.MinThink, d, "a fallback with a plan thinks 50 ms")
+	}
+	slices.Sort(overheads)
+	assert.Less(t, overheads[len(overheads)/2], 25, "the median overhead of a quick move, ms: %v", overheads)
 }
