@@ -31,8 +31,10 @@
 //     budget (engines/timeplan, fed the [OverheadMeter]'s estimate), which
 //     reserves half again the measured per-move overhead for every own move
 //     left; the state's delivery (a poll's delay) is the
-//     clock's, not overhead. An illegal, missing or late answer is replaced
-//     by a quick fallback move; an engine still starting (engines.ErrNotReady)
+//     clock's, not overhead. An illegal, missing or late answer, and the
+//     move of the plan's panic mode, is a quick move: Engines.Quick's search
+//     (the built-in engine) for the plan's quick think, one ply without
+//     it; an engine still starting (engines.ErrNotReady)
 //     is kept, a failed one replaced (engines.Session.Replace: the other
 //     leg keeps its engine and its turn). A match is a scope: its engines
 //     are one engines.Session, opened from Engines.Provider when the match
@@ -75,7 +77,7 @@
 //     (engines/timeplan), the [OverheadMeter] that feeds it, [Remaining];
 //     every time the bot reads and every timer it starts is on
 //     Options.Clock (internal/clock; clock.go says what alone is on the
-//     system clock); fallback.go: the quick fallback move.
+//     system clock); fallback.go: the quick move of a fallback.
 //   - status.go: [Status], the observable state.
 //   - tally.go: the moves sent by source and the fallbacks' causes
 //     ([MoveCounts], CauseTimeout…); health.go: the engine taken as

@@ -662,7 +662,7 @@ func (b *Bot) send(j moveJob, t *moveTask, pos *othello.Position, c choice, dead
 			if attempt == 0 {
 				// Moves delivered at the first try measure the steady
 				// overhead; a retry's wait is a fault's, paid once.
-				o := max(0, moveOverhead(j, done, c.waited, c.budget)-c.quick)
+				o := moveOverhead(j, done, c)
 				b.over.Observe(o)
 				args = append(args, "overhead_ms", o.Milliseconds())
 			}
@@ -758,15 +758,16 @@ func moveRetryable(err error) bool {
 
 // moveOverhead is what a move cost on the clock besides the engine's
 // think: the local time from the state's arrival until the move's answer
-// (done), less the engine wait up to its budget. The turn's time on the
+// (done), less the engine wait up to its budget and a fallback's quick
+// search (c.waited, c.budget, c.quick). The turn's time on the
 // server before its state arrived is not counted: it is the delivery of the
 // state (a poll's interval without a stream), which the clock has already
 // paid when the move is planned, not a cost of each move left. A wait past
 // the budget is overhead: the timer fired but the bot was not scheduled (a
 // starved machine: the soak saw 1.9 s waits on 1 s budgets at the 99th
 // percentile).
-func moveOverhead(j moveJob, done time.Time, waited, budget time.Duration) time.Duration {
-	return max(0, done.Sub(j.arrived)-min(waited, budget))
+func moveOverhead(j moveJob, done time.Time, c choice) time.Duration {
+	return max(0, done.Sub(j.arrived)-min(c.waited, c.budget)-c.quick)
 }
 
 // refresh asks the loop to poll and reports whether (key, rev) is still

@@ -49,10 +49,14 @@ func TestMoveOverhead(t *testing.T) {
 	// 1.4 s from arrival to the answer, 1 s of it waiting for the engine;
 	// the 300 ms on the server before the state arrived (a poll's delay)
 	// are the clock's, not the per-move overhead.
-	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, time.Second, time.Second))
-	assert.Equal(t, 600*time.Millisecond, moveOverhead(j, done, time.Second, 800*time.Millisecond),
+	second := choice{waited: time.Second, budget: time.Second}
+	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, second))
+	assert.Equal(t, 600*time.Millisecond, moveOverhead(j, done, choice{waited: time.Second, budget: 800 * time.Millisecond}),
 		"a wait past the budget is overhead")
 	j.serverNow = 5000 + 900 // a state seen 0.9 s late through a poll
-	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, time.Second, time.Second), "poll latency is not overhead")
-	assert.Equal(t, time.Duration(0), moveOverhead(j, arrived, time.Second, time.Second), "never negative")
+	assert.Equal(t, 400*time.Millisecond, moveOverhead(j, done, second), "poll latency is not overhead")
+	assert.Equal(t, time.Duration(0), moveOverhead(j, arrived, second), "never negative")
+	// The panic mode (no budget): a quick search of 50 ms in 60 ms.
+	assert.Equal(t, 10*time.Millisecond, moveOverhead(j, arrived.Add(60*time.Millisecond), choice{quick: 50 * time.Millisecond}),
+		"a fallback's quick search is think, not overhead")
 }
