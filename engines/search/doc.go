@@ -6,12 +6,15 @@
 // searches share the table and a core budget ([Pool]), and identical
 // concurrent requests are searched once. [Engine.Move] implements
 // engines.Engine (think time from the clock and budget); [Engine.Search]
-// searches to a depth, for a time or exactly.
+// searches to a depth, for a time or exactly; [Engine.QuickMove]
+// (engines.QuickMover) searches a few milliseconds on one thread for the
+// bot's quick moves (the clock plan's panic mode, fallbacks).
 //
 // # Layout
 //
 // Both board sizes:
-//   - engine.go: the Engine, its options, Move and Search, dispatch by size.
+//   - engine.go: the Engine, its options, Move, Search and QuickMove,
+//     dispatch by size.
 //   - driver.go: the phases of one search (midgame deepening, then an exact
 //     solve when the clock allows), once for both sizes through the
 //     rootSearch interface; the midgame deepening with aspiration windows
