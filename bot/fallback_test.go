@@ -65,6 +65,21 @@ func fallbackLines(logs string) []string {
 	return out
 }
 
+// playWithQuick plays one std match against the house bot with an engine
+// that behaves as told (fakeEngine's behave, delay 20 ms), q as the quick
+// engine, the given clock and cap; it requires the match to end by discs.
+func playWithQuick(t *testing.T, behave string, q *fakeQuick, clock, maxThink time.Duration) *botRun {
+	t.Helper()
+	fs := newFakeServer(t, serverOpts{clock: clock})
+	f := factoryOf(&fakeEngine{behave: behave, delay: 20 * time.Millisecond}, PerLeg)
+	f.Quick = q
+	br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = maxThink })
+	waitOnline(t, fs, br)
+	id := challenge(t, fs, "house", othello.Std)
+	requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
+	return br
+}
+
 // TestQuickEngineMakesTheFallbacks: with Engines.Quick set, every fallback
 // — the engine hanging, failing, answering an illegal move, and the clock
 // plan's panic mode on a short clock — is the quick engine's move, asked
@@ -88,16 +103,8 @@ func TestQuickEngineMakesTheFallbacks(t *testing.T) {
 			if testing.Short() && tc.behave != "hang" && tc.behave != "slow" {
 				t.Skip("the short run tests the hanging engine and the panic mode")
 			}
-			eng := &fakeEngine{behave: tc.behave, delay: 20 * time.Millisecond}
 			q := &fakeQuick{}
-			fs := newFakeServer(t, serverOpts{clock: tc.clock})
-			f := factoryOf(eng, PerLeg)
-			f.Quick = q
-			br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = 30 * time.Millisecond })
-			waitOnline(t, fs, br)
-			id := challenge(t, fs, "house", othello.Std)
-			requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
-
+			br := playWithQuick(t, tc.behave, q, tc.clock, 30*time.Millisecond)
 			lines := fallbackLines(br.logs.String())
 			var ofCause, quick int
 			for _, l := range lines {
@@ -131,15 +138,8 @@ func TestQuickEngineMakesTheFallbacks(t *testing.T) {
 // and the quick engine do.
 func TestAHangingQuickEngineCostsItsThinkOnly(t *testing.T) {
 	t.Parallel()
-	eng := &fakeEngine{behave: "hang"}
 	q := &fakeQuick{hang: true}
-	fs := newFakeServer(t, serverOpts{clock: 10 * time.Second})
-	f := factoryOf(eng, PerLeg)
-	f.Quick = q
-	br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = 30 * time.Millisecond })
-	waitOnline(t, fs, br)
-	id := challenge(t, fs, "house", othello.Std)
-	requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
+	br := playWithQuick(t, "hang", q, 10*time.Second, 30*time.Millisecond)
 	lines := fallbackLines(br.logs.String())
 	require.NotEmpty(t, lines)
 	require.NotEmpty(t, q.given(), "the quick engine was asked")
@@ -156,15 +156,8 @@ func TestAHangingQuickEngineCostsItsThinkOnly(t *testing.T) {
 // of the sum is TestMoveOverhead's.
 func TestAQuickSearchIsNotOverhead(t *testing.T) {
 	t.Parallel()
-	eng := &fakeEngine{behave: "error"}
 	q := &fakeQuick{spend: true}
-	fs := newFakeServer(t, serverOpts{clock: 30 * time.Second})
-	f := factoryOf(eng, PerLeg)
-	f.Quick = q
-	br := startBot(t, fs, f, func(o *Options, _ *flipsight.Config) { o.MaxThink = 200 * time.Millisecond })
-	waitOnline(t, fs, br)
-	id := challenge(t, fs, "house", othello.Std)
-	requireFinishedByDiscs(t, fs.waitResult(t, id, 60*time.Second))
+	br := playWithQuick(t, "error", q, 30*time.Second, 200*time.Millisecond)
 	var overheads []int
 	for _, l := range fallbackLines(br.logs.String()) {
 		if !strings.Contains(l, "depth=9") {
