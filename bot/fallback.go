@@ -25,7 +25,7 @@ const quickGrace = 10 * time.Millisecond
 func (b *Bot) fallbackMove(t *moveTask, j moveJob, pos *othello.Position, legal []int, clk engines.Request) (mv int, res engines.Result, took time.Duration) {
 	mv, _ = quickMove(pos, legal, nil)
 	q := b.opts.Engine.Quick
-	if q == nil || pos == nil || len(legal) < 2 || t.ctx.Err() != nil {
+	if q == nil || pos == nil || t.ctx.Err() != nil {
 		return mv, engines.Result{}, 0
 	}
 	remaining, _ := clk.ClockAt(time.Now()) // clk.At is the system clock's

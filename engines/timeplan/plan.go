@@ -167,12 +167,9 @@ func Plan(m Moves, c Clock) Move {
 // each later one may think a little longer than the one before
 // (TestQuickMovesKeepTheFloor).
 func quickThink(m Moves, c Clock) time.Duration {
-	overhead := c.Overhead
-	if overhead <= 0 {
-		overhead = DefaultOverhead
-	}
+	overheads := Reserve(m, c.Overhead) - engines.SpecMargin // the reserve's per-move part
 	own := time.Duration(max(m.Own, 1))
-	q := min((c.Remaining-QuickFloor-own*overhead*3/2)/(2*own), MinThink)
+	q := min((c.Remaining-QuickFloor-overheads)/(2*own), MinThink)
 	if c.Cap > 0 {
 		q = min(q, c.Cap)
 	}
